@@ -1,0 +1,21 @@
+/* arena.h - bump allocator owning every IR node and interned string of one TU. */
+#ifndef WARPLINT_ARENA_H
+#define WARPLINT_ARENA_H
+
+#include <stddef.h>
+
+typedef struct wl_arena_block wl_arena_block;
+typedef struct wl_arena {
+  wl_arena_block *head;
+} wl_arena;
+
+void wl_arena_init(wl_arena *a);
+void wl_arena_free(wl_arena *a);
+/* Zeroed memory; aborts on allocation failure (out of memory is not recoverable here). */
+void *wl_arena_alloc(wl_arena *a, size_t n);
+char *wl_arena_strdup(wl_arena *a, const char *s);
+char *wl_arena_strndup(wl_arena *a, const char *s, size_t n);
+/* Copies n pointers into a new arena array. */
+void **wl_arena_dup_ptrs(wl_arena *a, void *const *v, size_t n);
+
+#endif

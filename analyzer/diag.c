@@ -1,0 +1,224 @@
+/* diag.c - the finding list: add, notes, edits, order, de-duplication, fingerprints. */
+#include "diag.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+
+const char *wl_severity_name(wl_severity s) {
+  switch (s) {
+  case WL_SEV_NOTE: return "note";
+  case WL_SEV_WARNING: return "warning";
+  case WL_SEV_ERROR: return "error";
+  }
+  return "warning";
+}
+
+bool wl_severity_parse(const char *s, wl_severity *out) {
+  static const char *names[] = {"note", "warning", "error"};
+  for (int i = 0; i < 3; i++)
+    if (strcmp(s, names[i]) == 0) {
+      *out = (wl_severity)i;
+      return true;
+    }
+  return false;
+}
+
+void wl_findings_init(wl_findings *f) { f->v = NULL, f->n = f->cap = 0; }
+
+void wl_finding_free(wl_finding *fd) {
+  free(fd->file);
+  free(fd->message);
+  free(fd->line_text);
+  free(fd->suggestion);
+  for (size_t i = 0; i < fd->nnotes; i++) {
+    free(fd->notes[i].file);
+    free(fd->notes[i].message);
+  }
+  free(fd->notes);
+  for (size_t i = 0; i < fd->nedits; i++) {
+    free(fd->edits[i].file);
+    free(fd->edits[i].text);
+  }
+  free(fd->edits);
+  memset(fd, 0, sizeof *fd);
+}
+
+void wl_findings_free(wl_findings *f) {
+  for (size_t i = 0; i < f->n; i++)
+    wl_finding_free(&f->v[i]);
+  free(f->v);
+  wl_findings_init(f);
+}
+
+wl_finding *wl_findings_add(wl_findings *f, const char *rule, wl_severity sev, const char *file,
+                            unsigned line, unsigned col, unsigned end_line, unsigned end_col,
+                            const char *message) {
+  if (f->n == f->cap) {
+    f->cap = f->cap ? f->cap * 2 : 16;
+    f->v = wl_xrealloc(f->v, f->cap * sizeof *f->v);
+  }
+  wl_finding *fd = &f->v[f->n++];
+  memset(fd, 0, sizeof *fd);
+  fd->rule = rule;
+  fd->severity = sev;
+  fd->file = wl_xstrdup(file ? file : "");
+  fd->line = line;
+  fd->col = col;
+  fd->end_line = end_line ? end_line : line;
+  fd->end_col = end_col > col || end_line > line ? end_col : col + 1;
+  fd->message = wl_xstrdup(message);
+  fd->line_text = wl_xstrdup("");
+  return fd;
+}
+
+void wl_finding_add_note(wl_finding *fd, const char *file, unsigned line, unsigned col,
+                         const char *message) {
+  for (size_t i = 0; i < fd->nnotes; i++)
+    if (fd->notes[i].line == line && fd->notes[i].col == col &&
+        strcmp(fd->notes[i].file, file) == 0 && strcmp(fd->notes[i].message, message) == 0)
+      return;
+  fd->notes = wl_xrealloc(fd->notes, (fd->nnotes + 1) * sizeof *fd->notes);
+  wl_note *n = &fd->notes[fd->nnotes++];
+  n->file = wl_xstrdup(file);
+  n->line = line;
+  n->col = col;
+  n->message = wl_xstrdup(message);
+}
+
+void wl_finding_add_edit(wl_finding *fd, const char *file, unsigned offset, unsigned length,
+                         const char *text) {
+  fd->edits = wl_xrealloc(fd->edits, (fd->nedits + 1) * sizeof *fd->edits);
+  wl_edit *e = &fd->edits[fd->nedits++];
+  e->file = wl_xstrdup(file);
+  e->offset = offset;
+  e->length = length;
+  e->text = wl_xstrdup(text);
+}
+
+void wl_finding_set_line_text(wl_finding *fd, const char *text, size_t len) {
+  free(fd->line_text);
+  char *s = wl_xmalloc(len + 1);
+  memcpy(s, text, len);
+  s[len] = '\0';
+  fd->line_text = s;
+}
+
+void wl_findings_move(wl_findings *dst, wl_findings *src) {
+  for (size_t i = 0; i < src->n; i++) {
+    if (dst->n == dst->cap) {
+      dst->cap = dst->cap ? dst->cap * 2 : 16;
+      dst->v = wl_xrealloc(dst->v, dst->cap * sizeof *dst->v);
+    }
+    dst->v[dst->n++] = src->v[i];
+  }
+  free(src->v);
+  wl_findings_init(src);
+}
+
+static int cmp_note(const void *a, const void *b) {
+  const wl_note *x = a, *y = b;
+  int c = strcmp(x->file, y->file);
+  if (c)
+    return c;
+  if (x->line != y->line)
+    return x->line < y->line ? -1 : 1;
+  if (x->col != y->col)
+    return x->col < y->col ? -1 : 1;
+  return strcmp(x->message, y->message);
+}
+
+static int cmp_finding(const void *a, const void *b) {
+  const wl_finding *x = a, *y = b;
+  int c = strcmp(x->file, y->file);
+  if (c)
+    return c;
+  if (x->line != y->line)
+    return x->line < y->line ? -1 : 1;
+  if (x->col != y->col)
+    return x->col < y->col ? -1 : 1;
+  c = strcmp(x->rule, y->rule);
+  if (c)
+    return c;
+  return strcmp(x->message, y->message);
+}
+
+void wl_findings_sort_dedup(wl_findings *f) {
+  if (f->n == 0)
+    return;
+  qsort(f->v, f->n, sizeof *f->v, cmp_finding);
+  size_t w = 0;
+  for (size_t r = 0; r < f->n; r++) {
+    if (w > 0 && cmp_finding(&f->v[w - 1], &f->v[r]) == 0) {
+      wl_finding *keep = &f->v[w - 1], *dup = &f->v[r];
+      for (size_t i = 0; i < dup->nnotes; i++)
+        wl_finding_add_note(keep, dup->notes[i].file, dup->notes[i].line, dup->notes[i].col,
+                            dup->notes[i].message);
+      wl_finding_free(dup);
+      continue;
+    }
+    if (w != r)
+      f->v[w] = f->v[r];
+    w++;
+  }
+  f->n = w;
+  for (size_t i = 0; i < f->n; i++)
+    if (f->v[i].nnotes > 1)
+      qsort(f->v[i].notes, f->v[i].nnotes, sizeof *f->v[i].notes, cmp_note);
+}
+
+/* FNV-1a, 64 bit */
+static unsigned long long fnv(unsigned long long h, const char *s) {
+  for (; *s; s++) {
+    h ^= (unsigned char)*s;
+    h *= 1099511628211ULL;
+  }
+  h ^= 0xff;
+  h *= 1099511628211ULL;
+  return h;
+}
+
+static char *normalize(const char *s) {
+  wl_buf b;
+  wl_buf_init(&b);
+  bool space = false;
+  for (; *s; s++) {
+    if (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n') {
+      space = b.len > 0;
+      continue;
+    }
+    if (space)
+      wl_buf_putc(&b, ' ');
+    space = false;
+    wl_buf_putc(&b, *s);
+  }
+  return wl_buf_detach(&b);
+}
+
+void wl_findings_fingerprints(const wl_findings *f, char (*out)[17]) {
+  for (size_t i = 0; i < f->n; i++) {
+    const wl_finding *fd = &f->v[i];
+    char *norm = normalize(fd->line_text);
+    unsigned occurrence = 0;
+    for (size_t j = 0; j < i; j++) {
+      const wl_finding *o = &f->v[j];
+      if (strcmp(o->rule, fd->rule) || strcmp(o->file, fd->file))
+        continue;
+      char *on = normalize(o->line_text);
+      if (strcmp(on, norm) == 0)
+        occurrence++;
+      free(on);
+    }
+    char occ[16];
+    snprintf(occ, sizeof occ, "%u", occurrence);
+    unsigned long long h = 14695981039346656037ULL;
+    h = fnv(h, fd->rule);
+    h = fnv(h, fd->file);
+    h = fnv(h, norm);
+    h = fnv(h, occ);
+    free(norm);
+    snprintf(out[i], 17, "%016llx", h);
+  }
+}

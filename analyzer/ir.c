@@ -1,0 +1,73 @@
+/* ir.c - IR look-ups, traversal and small expression helpers. */
+#include "ir.h"
+
+#include <string.h>
+
+wl_func *wl_tu_find_func(const wl_tu *tu, const char *usr) {
+  if (!usr)
+    return NULL;
+  for (unsigned i = 0; i < tu->nfuncs; i++)
+    if (tu->funcs[i]->usr && strcmp(tu->funcs[i]->usr, usr) == 0 && tu->funcs[i]->body)
+      return tu->funcs[i];
+  return NULL;
+}
+
+bool wl_tu_in_main(const wl_tu *tu, wl_loc loc) {
+  return loc.file && (loc.file == tu->path || strcmp(loc.file, tu->path) == 0);
+}
+
+void wl_walk_expr(const wl_expr *e, const wl_stmt *in, const wl_visitor *v) {
+  if (!e)
+    return;
+  if (v->expr && !v->expr(e, in, v->ud))
+    return;
+  if (e->kind == WL_E_CALL && e->callee_expr)
+    wl_walk_expr(e->callee_expr, in, v);
+  for (unsigned i = 0; i < e->nargs; i++)
+    wl_walk_expr(e->args[i], in, v);
+  if (e->kind == WL_E_LAMBDA && v->into_lambdas && e->lambda && e->lambda->body)
+    wl_walk_stmt(e->lambda->body, v);
+}
+
+void wl_walk_stmt(const wl_stmt *s, const wl_visitor *v) {
+  if (!s)
+    return;
+  if (v->stmt && !v->stmt(s, v->ud))
+    return;
+  wl_walk_stmt(s->init, v);
+  for (unsigned i = 0; i < s->nvars; i++)
+    if (s->vars[i]->init)
+      wl_walk_expr(s->vars[i]->init, s, v);
+  wl_walk_expr(s->expr, s, v);
+  wl_walk_stmt(s->then_s, v);
+  wl_walk_stmt(s->else_s, v);
+  wl_walk_expr(s->inc, s, v);
+  for (unsigned i = 0; i < s->nkids; i++)
+    wl_walk_stmt(s->kids[i], v);
+}
+
+const wl_expr *wl_expr_strip(const wl_expr *e) {
+  while (e && e->kind == WL_E_CAST && e->nargs == 1)
+    e = e->args[0];
+  return e;
+}
+
+bool wl_expr_is_call(const wl_expr *e, const char *name) {
+  e = wl_expr_strip(e);
+  return e && e->kind == WL_E_CALL && e->name && strcmp(e->name, name) == 0;
+}
+
+bool wl_binop_is_assign(int op) { return op >= WL_B_ASSIGN && op <= WL_B_OR_ASSIGN; }
+bool wl_binop_is_compound(int op) { return op > WL_B_ASSIGN && op <= WL_B_OR_ASSIGN; }
+
+const char *wl_binop_spelling(int op) {
+  static const char *const s[] = {"?",  "*",  "/",  "%",   "+",   "-",  "<<", ">>", "<", ">",  "<=",
+                                  ">=", "==", "!=", "&",   "^",   "|",  "&&", "||", "=", "*=", "/=",
+                                  "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|=", ",", ".*"};
+  return op >= 0 && (size_t)op < sizeof s / sizeof s[0] ? s[op] : "?";
+}
+
+const char *wl_unop_spelling(int op) {
+  static const char *const s[] = {"?", "++", "--", "++", "--", "&", "*", "+", "-", "~", "!", "?"};
+  return op >= 0 && (size_t)op < sizeof s / sizeof s[0] ? s[op] : "?";
+}

@@ -1,0 +1,277 @@
+/* ir.h - warplint's own small IR of a translation unit.
+ *
+ * parse.c lowers each function's libclang cursor tree into these structs once;
+ * analyses (lanes, shared, consteval) and rules only ever see this IR, never
+ * libclang. All nodes live in the translation unit's arena and die with it.
+ */
+#ifndef WARPLINT_IR_H
+#define WARPLINT_IR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "arena.h"
+
+typedef struct wl_loc {
+  const char *file; /* interned path as clang names it (main file: as given) */
+  unsigned line, col, offset;
+} wl_loc;
+
+typedef struct wl_range {
+  wl_loc begin, end; /* end is one past the last character */
+} wl_range;
+
+/* Macro-expansion information of a node that comes out of a macro. */
+typedef struct wl_macro_info {
+  const char *name; /* outermost macro's name, NULL when unknown */
+  wl_loc expansion; /* where the macro is used (file location) */
+  wl_loc spelling;  /* where the node's text is written (macro definition) */
+} wl_macro_info;
+
+typedef enum wl_expr_kind {
+  WL_E_OTHER = 0, /* anything else; children are kept in args */
+  WL_E_INT,       /* integer or character literal: ival */
+  WL_E_FLOAT,     /* floating literal: fval */
+  WL_E_BOOL,      /* true/false: ival */
+  WL_E_STRING,    /* string literal: name holds the spelling */
+  WL_E_REF,       /* reference to a variable, parameter, function or enumerator */
+  WL_E_CALL,      /* call: name = callee name, args = arguments */
+  WL_E_BINARY,    /* binary operator (assignments included): args[0], args[1] */
+  WL_E_UNARY,     /* unary operator: args[0] */
+  WL_E_COND,      /* c ? a : b: args[0..2] */
+  WL_E_INDEX,     /* a[i]: args[0] = base, args[1] = index */
+  WL_E_MEMBER,    /* a.m / a->m: args[0] = base (NULL for implicit this), name = m */
+  WL_E_CAST,      /* explicit or implicit conversion: args[0] */
+  WL_E_INITLIST,  /* {a, b, ...}: args */
+  WL_E_LAMBDA,    /* lambda: lambda = lowered function */
+  WL_E_SIZEOF,    /* sizeof/alignof: may carry ival when folded by clang */
+  WL_E_THIS
+} wl_expr_kind;
+
+typedef enum wl_binop {
+  WL_B_NONE = 0,
+  WL_B_MUL,
+  WL_B_DIV,
+  WL_B_REM,
+  WL_B_ADD,
+  WL_B_SUB,
+  WL_B_SHL,
+  WL_B_SHR,
+  WL_B_LT,
+  WL_B_GT,
+  WL_B_LE,
+  WL_B_GE,
+  WL_B_EQ,
+  WL_B_NE,
+  WL_B_AND,
+  WL_B_XOR,
+  WL_B_OR,
+  WL_B_LAND,
+  WL_B_LOR,
+  WL_B_ASSIGN,
+  WL_B_MUL_ASSIGN,
+  WL_B_DIV_ASSIGN,
+  WL_B_REM_ASSIGN,
+  WL_B_ADD_ASSIGN,
+  WL_B_SUB_ASSIGN,
+  WL_B_SHL_ASSIGN,
+  WL_B_SHR_ASSIGN,
+  WL_B_AND_ASSIGN,
+  WL_B_XOR_ASSIGN,
+  WL_B_OR_ASSIGN,
+  WL_B_COMMA,
+  WL_B_PTRMEM
+} wl_binop;
+
+typedef enum wl_unop {
+  WL_U_NONE = 0,
+  WL_U_POSTINC,
+  WL_U_POSTDEC,
+  WL_U_PREINC,
+  WL_U_PREDEC,
+  WL_U_ADDROF,
+  WL_U_DEREF,
+  WL_U_PLUS,
+  WL_U_MINUS,
+  WL_U_NOT /* ~ */,
+  WL_U_LNOT /* ! */,
+  WL_U_OTHER
+} wl_unop;
+
+/* Type facts the analyses need; computed from clang's types at lowering. */
+enum {
+  WL_T_POINTER = 1u << 0,   /* pointer (after typedefs) */
+  WL_T_ARRAY = 1u << 1,     /* array */
+  WL_T_REFERENCE = 1u << 2, /* lvalue/rvalue reference */
+  WL_T_VOLATILE = 1u << 3,  /* volatile object or pointee/element */
+  WL_T_INTEGER = 1u << 4,
+  WL_T_UNSIGNED = 1u << 5,
+  WL_T_FLOATING = 1u << 6,
+  WL_T_CONST = 1u << 7,
+  WL_T_DEPENDENT = 1u << 8, /* template-dependent or unresolved */
+  WL_T_INVALID = 1u << 9    /* clang could not resolve it */
+};
+
+typedef struct wl_var wl_var;
+typedef struct wl_func wl_func;
+typedef struct wl_expr wl_expr;
+typedef struct wl_stmt wl_stmt;
+
+struct wl_expr {
+  wl_expr_kind kind;
+  int op;                     /* wl_binop or wl_unop */
+  unsigned type;              /* WL_T_* flags of the expression's type */
+  unsigned bytes;             /* sizeof the expression's type when known, else 0 */
+  wl_range range;             /* file range (expansion locations when from a macro) */
+  wl_loc loc;                 /* the node's own location (a call: start of callee name) */
+  const wl_macro_info *macro; /* non-NULL when the node comes from a macro */
+  const char *name;           /* REF/MEMBER/CALL name, STRING spelling */
+  wl_var *var;                /* REF to a variable or parameter */
+  /* CALL: callee facts */
+  wl_expr *callee_expr;   /* CALL: the callee expression (REF, MEMBER with the object, ...) */
+  wl_func *callee;        /* callee defined in this TU, else NULL */
+  const char *callee_usr; /* clang's USR of the callee declaration */
+  wl_loc callee_decl;     /* where the callee is declared */
+  bool callee_in_prelude; /* declared by warplint's CUDA prelude or a toolkit header */
+  bool callee_is_method;  /* member call (obj.f()) */
+  bool arrow;             /* MEMBER: '->' */
+  bool has_ival;          /* ival is a known integral value */
+  long long ival;
+  double fval;
+  wl_func *lambda; /* LAMBDA */
+  wl_expr **args;
+  unsigned nargs;
+};
+
+typedef enum wl_stmt_kind {
+  WL_S_OTHER = 0,
+  WL_S_COMPOUND,  /* kids */
+  WL_S_EXPR,      /* expr */
+  WL_S_DECL,      /* vars (their init is var->init) */
+  WL_S_IF,        /* init (C++17 init-statement, may be NULL), expr = cond, then_s, else_s */
+  WL_S_FOR,       /* init, expr = cond (may be NULL), inc, then_s = body */
+  WL_S_RANGE_FOR, /* vars[0] = loop variable, expr = range, then_s = body */
+  WL_S_WHILE,     /* expr = cond, then_s = body */
+  WL_S_DO,        /* then_s = body, expr = cond */
+  WL_S_SWITCH,    /* expr = cond, then_s = body */
+  WL_S_CASE,      /* expr = value, then_s = sub-statement */
+  WL_S_DEFAULT,   /* then_s = sub-statement */
+  WL_S_LABEL,     /* name, then_s = sub-statement */
+  WL_S_GOTO,      /* name */
+  WL_S_BREAK,
+  WL_S_CONTINUE,
+  WL_S_RETURN, /* expr may be NULL */
+  WL_S_ASM,    /* asm_text = concatenated template strings */
+  WL_S_NULL
+} wl_stmt_kind;
+
+struct wl_stmt {
+  wl_stmt_kind kind;
+  wl_range range;
+  const wl_macro_info *macro;
+  wl_expr *expr;
+  wl_stmt *init;
+  wl_expr *inc;
+  wl_stmt *then_s, *else_s;
+  wl_stmt **kids;
+  unsigned nkids;
+  wl_var **vars;
+  unsigned nvars;
+  const char *name;     /* LABEL/GOTO */
+  const char *asm_text; /* ASM */
+  wl_range asm_range;   /* ASM: range of the first template string */
+};
+
+enum {
+  WL_V_PARAM = 1u << 0,
+  WL_V_GLOBAL = 1u << 1, /* namespace-scope or static storage */
+  WL_V_SHARED = 1u << 2, /* __shared__ */
+  WL_V_EXTERN = 1u << 3,
+  WL_V_CONSTANT = 1u << 4, /* __constant__ */
+  WL_V_DEVICE = 1u << 5,   /* __device__ variable */
+  WL_V_STATIC = 1u << 6,
+  WL_V_CONSTEXPR = 1u << 7,
+  WL_V_FIELD = 1u << 8 /* a struct member (not used as a variable) */
+};
+
+struct wl_var {
+  const char *name;
+  const char *usr;
+  wl_loc loc;
+  unsigned flags; /* WL_V_* */
+  unsigned type;  /* WL_T_* of the declared type */
+  const char *type_spelling;
+  int param_index; /* WL_V_PARAM: 0-based */
+  wl_expr *init;   /* initializer, NULL when none */
+  bool has_ival;   /* const-qualified integral with a foldable initializer */
+  long long ival;
+  unsigned dims[4]; /* array extents (0 when unknown / not an array) */
+  unsigned ndims;
+};
+
+enum {
+  WL_F_GLOBAL = 1u << 0, /* __global__ kernel */
+  WL_F_DEVICE = 1u << 1, /* __device__ */
+  WL_F_HOST = 1u << 2,   /* __host__ (explicit or implicit) */
+  WL_F_LAMBDA = 1u << 3,
+  WL_F_TEMPLATE = 1u << 4, /* body of a template (each source site once) */
+  WL_F_METHOD = 1u << 5
+};
+
+struct wl_func {
+  const char *name;
+  const char *usr;
+  unsigned flags; /* WL_F_* */
+  wl_loc loc;
+  wl_range range;
+  wl_var **params;
+  unsigned nparams;
+  wl_stmt *body;
+  wl_func *parent; /* for lambdas: the enclosing function */
+};
+
+/* A problem clang reported while parsing (errors and fatal errors). */
+typedef struct wl_parse_diag {
+  wl_loc loc;
+  const char *message;
+  bool fatal;
+} wl_parse_diag;
+
+typedef struct wl_tu {
+  wl_arena arena;
+  const char *path; /* main file, as given */
+  wl_func **funcs;  /* every function with a body, lambdas included, in source order */
+  unsigned nfuncs;
+  wl_var **globals;
+  unsigned nglobals;
+  wl_parse_diag *diags; /* parse errors */
+  unsigned ndiags;
+  const char *source; /* main file text (NUL-terminated) */
+  size_t source_len;
+} wl_tu;
+
+/* Look-ups used by analyses. */
+wl_func *wl_tu_find_func(const wl_tu *tu, const char *usr);
+/* Whether `loc` lies in the main file of the TU. */
+bool wl_tu_in_main(const wl_tu *tu, wl_loc loc);
+
+/* Generic traversal over a function's statements and expressions. Callbacks
+ * return false to stop descending into that node's children. */
+typedef struct wl_visitor {
+  bool (*stmt)(const wl_stmt *s, void *ud);
+  bool (*expr)(const wl_expr *e, const wl_stmt *in, void *ud);
+  void *ud;
+  bool into_lambdas; /* descend into lambda bodies (default: no, they are functions of their own) */
+} wl_visitor;
+void wl_walk_stmt(const wl_stmt *s, const wl_visitor *v);
+void wl_walk_expr(const wl_expr *e, const wl_stmt *in, const wl_visitor *v);
+
+/* Expression helpers. */
+const wl_expr *wl_expr_strip(const wl_expr *e); /* skips casts and parentheses-like wrappers */
+bool wl_expr_is_call(const wl_expr *e, const char *name);
+bool wl_binop_is_assign(int op);   /* = and compound assignments */
+bool wl_binop_is_compound(int op); /* +=, -=, ... */
+const char *wl_binop_spelling(int op);
+const char *wl_unop_spelling(int op);
+
+#endif

@@ -1,0 +1,52 @@
+/* parse.h - the only door to libclang: parse one CUDA file with the built-in
+ * prelude (or a real toolkit) and lower it to warplint's IR (ir.h). */
+#ifndef WARPLINT_PARSE_H
+#define WARPLINT_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "buf.h"
+#include "ir.h"
+
+/* A file that exists only in memory (the prelude, test inputs). */
+typedef struct wl_virtual_file {
+  const char *name;
+  const char *text;
+} wl_virtual_file;
+extern const wl_virtual_file
+    wl_prelude_files[]; /* generated from analyzer/prelude/, ends with {0,0} */
+
+#define WL_PRELUDE_DIR "/__warplint_prelude__"
+
+typedef struct wl_parse_opts {
+  const char *const *args; /* extra clang arguments (-I, -D, after --) */
+  size_t nargs;
+  const char *cuda_path; /* real toolkit headers; NULL: the built-in prelude */
+  unsigned arch;         /* compute capability for __CUDA_ARCH__, e.g. 75 */
+  bool verbose;          /* report unresolved includes/types on stderr */
+} wl_parse_opts;
+
+typedef enum wl_parse_status {
+  WL_PARSE_OK = 0,
+  WL_PARSE_UNREADABLE, /* the file cannot be read */
+  WL_PARSE_BINARY,     /* the file is not text */
+  WL_PARSE_FAILED      /* libclang produced no translation unit */
+} wl_parse_status;
+
+typedef struct wl_parser wl_parser; /* one per thread: owns a CXIndex */
+
+wl_parser *wl_parser_new(void);
+void wl_parser_free(wl_parser *p);
+
+/* Parses `path` (contents: NULL to read it from disk) and lowers it.
+ * On success *out is a new TU (free with wl_tu_free). On failure, err holds a
+ * one-line reason. */
+wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
+                         const wl_parse_opts *opts, wl_tu **out, wl_buf *err);
+void wl_tu_free(wl_tu *tu);
+
+/* Compute capability from "sm_75", "75", "compute_75", "7.5"; 0 when invalid. */
+unsigned wl_parse_arch(const char *s);
+
+#endif

@@ -1,0 +1,151 @@
+/* registry.c - the table of rules built from rules.def, and rule reporting helpers. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "rules.h"
+
+const wl_rule wl_rules[] = {
+#define WL_RULE(cname, id, sev, summary) {id, sev, summary, wl_rule_##cname},
+#include "rules.def"
+#undef WL_RULE
+};
+const size_t wl_nrules = sizeof wl_rules / sizeof wl_rules[0];
+
+const wl_rule *wl_rule_find(const char *id) {
+  for (size_t i = 0; i < wl_nrules; i++)
+    if (strcmp(wl_rules[i].id, id) == 0)
+      return &wl_rules[i];
+  return NULL;
+}
+
+size_t wl_rule_index(const wl_rule *r) { return (size_t)(r - wl_rules); }
+
+const char *wl_rule_doc_text(const char *id) {
+  for (const wl_rule_doc *d = wl_rule_docs; d->id; d++)
+    if (strcmp(d->id, id) == 0)
+      return d->markdown;
+  return NULL;
+}
+
+static const wl_rule *rule_of(const char *id) {
+  const wl_rule *r = wl_rule_find(id);
+  if (!r) {
+    fprintf(stderr, "warplint: internal error: unregistered rule '%s'\n", id);
+    abort();
+  }
+  return r;
+}
+
+static void line_bounds(const wl_tu *tu, unsigned offset, size_t *b, size_t *e) {
+  size_t s = offset < tu->source_len ? offset : tu->source_len;
+  while (s > 0 && tu->source[s - 1] != '\n')
+    s--;
+  size_t t = s;
+  while (t < tu->source_len && tu->source[t] != '\n' && tu->source[t] != '\r')
+    t++;
+  *b = s, *e = t;
+}
+
+static wl_finding *report(wl_rule_ctx *ctx, const char *rule, wl_range r,
+                          const wl_macro_info *macro, const char *msg) {
+  const wl_tu *tu = ctx->tu;
+  wl_loc at = r.begin, end = r.end;
+  bool note_expansion = false;
+  if (macro) {
+    if (macro->spelling.file && wl_tu_in_main(tu, macro->spelling)) {
+      at = macro->spelling;
+      end = at;
+      note_expansion = true;
+    } else {
+      at = macro->expansion;
+      end = at;
+    }
+  }
+  if (!at.file || !wl_tu_in_main(tu, at))
+    return NULL;
+  if (!end.file || end.line < at.line || (end.line == at.line && end.col <= at.col) ||
+      !wl_tu_in_main(tu, end))
+    end = at, end.col = at.col + 1;
+  const wl_rule *ru = rule_of(rule);
+  wl_finding *fd = wl_findings_add(ctx->out, ru->id, ru->severity, ctx->display_path, at.line,
+                                   at.col, end.line, end.col, msg);
+  fd->offset = at.offset;
+  size_t lb, le;
+  line_bounds(tu, at.offset, &lb, &le);
+  wl_finding_set_line_text(fd, tu->source + lb, le - lb);
+  if (note_expansion && macro->expansion.file && wl_tu_in_main(tu, macro->expansion)) {
+    char buf[256];
+    snprintf(buf, sizeof buf, "expanded from macro '%s' here", macro->name ? macro->name : "?");
+    wl_finding_add_note(fd, ctx->display_path, macro->expansion.line, macro->expansion.col, buf);
+  } else if (macro && !note_expansion && macro->spelling.file) {
+    char buf[512];
+    snprintf(buf, sizeof buf, "in the expansion of macro '%s' defined in %s:%u",
+             macro->name ? macro->name : "?", macro->spelling.file, macro->spelling.line);
+    wl_finding_add_note(fd, ctx->display_path, at.line, at.col, buf);
+  }
+  return fd;
+}
+
+static wl_finding *vreport(wl_rule_ctx *ctx, const char *rule, wl_range r,
+                           const wl_macro_info *macro, const char *fmt, va_list ap) {
+  wl_buf b;
+  wl_buf_init(&b);
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  if (n > 0) {
+    char *s = wl_xmalloc((size_t)n + 1);
+    vsnprintf(s, (size_t)n + 1, fmt, ap2);
+    wl_buf_puts(&b, s);
+    free(s);
+  }
+  va_end(ap2);
+  wl_finding *fd = report(ctx, rule, r, macro, wl_buf_str(&b));
+  wl_buf_free(&b);
+  return fd;
+}
+
+wl_finding *wl_report_expr(wl_rule_ctx *ctx, const char *rule, const wl_expr *e, const char *fmt,
+                           ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  wl_range r = e->range;
+  if (e->kind == WL_E_CALL && e->loc.file)
+    r.begin = e->loc;
+  wl_finding *fd = vreport(ctx, rule, r, e->macro, fmt, ap);
+  va_end(ap);
+  return fd;
+}
+
+wl_finding *wl_report_range(wl_rule_ctx *ctx, const char *rule, wl_range r,
+                            const wl_macro_info *macro, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  wl_finding *fd = vreport(ctx, rule, r, macro, fmt, ap);
+  va_end(ap);
+  return fd;
+}
+
+void wl_note_at(const wl_rule_ctx *ctx, wl_finding *fd, wl_loc loc, const char *fmt, ...) {
+  if (!fd || !loc.file)
+    return;
+  char buf[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  /* notes in the main file carry the display path; others their own path */
+  wl_finding_add_note(fd, wl_tu_in_main(ctx->tu, loc) ? ctx->display_path : loc.file, loc.line,
+                      loc.col, buf);
+}
+
+const char *wl_source_text(const wl_rule_ctx *ctx, wl_range r) {
+  const wl_tu *tu = ctx->tu;
+  if (!wl_tu_in_main(tu, r.begin) || !wl_tu_in_main(tu, r.end) || r.end.offset < r.begin.offset ||
+      r.end.offset > tu->source_len)
+    return NULL;
+  return wl_arena_strndup((wl_arena *)&tu->arena, tu->source + r.begin.offset,
+                          r.end.offset - r.begin.offset);
+}

@@ -1,0 +1,73 @@
+/* rules.h - the rule registry and the context a rule runs in. */
+#ifndef WARPLINT_RULES_H
+#define WARPLINT_RULES_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diag.h"
+#include "ir.h"
+
+struct wl_analyses; /* lazily built per-TU analyses (lanes, shared memory) */
+
+typedef struct wl_rule_ctx {
+  const wl_tu *tu;
+  wl_findings *out;
+  const char *display_path; /* main file path as the user gave it */
+  struct wl_analyses *an;   /* see analyses.h; may be NULL until asked for */
+  unsigned arch;            /* target compute capability, e.g. 75 */
+} wl_rule_ctx;
+
+typedef void (*wl_rule_fn)(wl_rule_ctx *ctx);
+
+typedef struct wl_rule {
+  const char *id;
+  wl_severity severity;
+  const char *summary;
+  wl_rule_fn run;
+} wl_rule;
+
+#define WL_RULE(cname, id, sev, summary) void wl_rule_##cname(wl_rule_ctx *ctx);
+#include "rules.def"
+#undef WL_RULE
+
+extern const wl_rule wl_rules[];
+extern const size_t wl_nrules;
+const wl_rule *wl_rule_find(const char *id);
+size_t wl_rule_index(const wl_rule *r);
+
+typedef struct wl_rule_doc {
+  const char *id;
+  const char *markdown;
+} wl_rule_doc;
+extern const wl_rule_doc
+    wl_rule_docs[]; /* generated from the rules/ markdown docs, ends with {0,0} */
+const char *wl_rule_doc_text(const char *id);
+
+/* Reporting from rules. The finding is placed at the node's location in the
+ * main file: a node spelled inside a macro definition of the main file is
+ * reported once at its spelling there, with the expansion site as a note; a
+ * node spelled in another file (a header) is reported at the expansion site
+ * in the main file. Nodes wholly outside the main file are not reported
+ * (that file gets its findings when it is analyzed itself); NULL is returned. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+wl_finding *
+wl_report_expr(wl_rule_ctx *ctx, const char *rule, const wl_expr *e, const char *fmt, ...);
+#if defined(__GNUC__)
+__attribute__((format(printf, 5, 6)))
+#endif
+wl_finding *
+wl_report_range(wl_rule_ctx *ctx, const char *rule, wl_range r, const wl_macro_info *macro,
+                const char *fmt, ...);
+/* Adds a note at a location (ignored when the location is unknown). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+void wl_note_at(const wl_rule_ctx *ctx, wl_finding *fd, wl_loc loc, const char *fmt, ...);
+/* Source text of a range of the main file (arena-owned copy), NULL if not in the main file. */
+const char *wl_source_text(const wl_rule_ctx *ctx, wl_range r);
+
+#endif
