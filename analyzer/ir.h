@@ -180,6 +180,9 @@ struct wl_stmt {
   const char *name;     /* LABEL/GOTO */
   const char *asm_text; /* ASM */
   wl_range asm_range;   /* ASM: range of the first template string */
+  wl_range *asm_pieces; /* ASM: range of each template string literal, in order */
+  unsigned *asm_piece_start; /* ASM: offset in asm_text where each piece starts */
+  unsigned nasm_pieces;
 };
 
 enum {

@@ -860,44 +860,53 @@ static bool for_slots(lower_ctx *L, CXCursor c, kids *k, int *slot) {
   return true;
 }
 
-static char *asm_text(lower_ctx *L, CXCursor c, wl_range *first) {
+static char *asm_text(lower_ctx *L, CXCursor c, wl_stmt *s) {
   CXToken *toks = NULL;
   unsigned n = 0;
   clang_tokenize(L->ctu, clang_getCursorExtent(c), &toks, &n);
   wl_buf b;
   wl_buf_init(&b);
   int depth = 0;
-  bool got_first = false;
+  wl_range pieces[64];
+  unsigned starts[64], np = 0;
   for (unsigned i = 0; i < n; i++) {
     CXTokenKind tk = clang_getTokenKind(toks[i]);
-    CXString s = clang_getTokenSpelling(L->ctu, toks[i]);
-    const char *sp = clang_getCString(s);
+    CXString str = clang_getTokenSpelling(L->ctu, toks[i]);
+    const char *sp = clang_getCString(str);
     if (tk == CXToken_Punctuation && sp) {
       if (strcmp(sp, "(") == 0)
         depth++;
       else if (strcmp(sp, ")") == 0)
         depth--;
       else if ((strcmp(sp, ":") == 0 || strcmp(sp, "::") == 0) && depth == 1) {
-        clang_disposeString(s);
+        clang_disposeString(str);
         break;
       }
     } else if (tk == CXToken_Literal && sp && depth == 1) {
       const char *q = strchr(sp, '"');
       if (q) {
+        if (np < 64) {
+          CXSourceRange tr = clang_getTokenExtent(L->ctu, toks[i]);
+          pieces[np].begin = expansion_loc(L, clang_getRangeStart(tr));
+          pieces[np].end = expansion_loc(L, clang_getRangeEnd(tr));
+          starts[np++] = (unsigned)b.len;
+        }
         size_t len = strlen(q);
         if (len >= 2)
           wl_buf_add(&b, q + 1, len - 2);
-        if (!got_first) {
-          CXSourceRange tr = clang_getTokenExtent(L->ctu, toks[i]);
-          first->begin = expansion_loc(L, clang_getRangeStart(tr));
-          first->end = expansion_loc(L, clang_getRangeEnd(tr));
-          got_first = true;
-        }
       }
     }
-    clang_disposeString(s);
+    clang_disposeString(str);
   }
   clang_disposeTokens(L->ctu, toks, n);
+  if (np) {
+    s->asm_range = pieces[0];
+    s->asm_pieces = wl_arena_alloc(A(L), np * sizeof *s->asm_pieces);
+    memcpy(s->asm_pieces, pieces, np * sizeof *pieces);
+    s->asm_piece_start = wl_arena_alloc(A(L), np * sizeof *s->asm_piece_start);
+    memcpy(s->asm_piece_start, starts, np * sizeof *starts);
+    s->nasm_pieces = np;
+  }
   char *r = wl_arena_strdup(A(L), wl_buf_str(&b));
   wl_buf_free(&b);
   return r;
@@ -1093,7 +1102,7 @@ static wl_stmt *lower_stmt(lower_ctx *L, CXCursor c) {
   case CXCursor_GCCAsmStmt:
   case CXCursor_MSAsmStmt:
     s = new_stmt(L, c, WL_S_ASM);
-    s->asm_text = asm_text(L, c, &s->asm_range);
+    s->asm_text = asm_text(L, c, s);
     /* operands are expressions: keep them as children for the analyses */
     {
       wl_stmt **tmp = wl_xmalloc((k.n + 1) * sizeof *tmp);

@@ -65,8 +65,9 @@ static void check_asm(wl_rule_ctx *ctx, const wl_stmt *s) {
   if (!t)
     return;
   for (const char *p = t; *p; p++) {
-    bool boundary =
-        p == t || !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.' || p[-1] == '%');
+    /* an instruction starts the text, or follows a separator or an escape such as \n\t */
+    bool boundary = p == t || (p - t >= 2 && p[-2] == '\\') ||
+                    !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.' || p[-1] == '%');
     if (!boundary)
       continue;
     size_t kw = strncmp(p, "shfl.", 5) == 0 ? 4 : strncmp(p, "vote.", 5) == 0 ? 4 : 0;
@@ -80,6 +81,9 @@ static void check_asm(wl_rule_ctx *ctx, const wl_stmt *s) {
     if (strstr(insn, ".sync"))
       continue;
     wl_range r = s->asm_range.begin.file ? s->asm_range : s->range;
+    for (unsigned k = 0; k < s->nasm_pieces; k++) /* the string literal holding the instruction */
+      if (s->asm_piece_start[k] <= (unsigned)(p - t))
+        r = s->asm_pieces[k];
     wl_report_range(ctx, RULE, r, s->macro,
                     "inline PTX '%s' without '.sync': ptxas rejects it for sm_70 and later; use "
                     "'%.4s.sync' with a member mask (or the %s intrinsic)",

@@ -1,0 +1,242 @@
+/* test_fixtures.c - the fixture loop: every .cu file of fixtures/<rule-id>/ is
+ * analyzed and its findings of that rule must match its `// expect:` lines
+ * both ways; the GPU fixtures' bad kernels must fire and their fixed kernels
+ * must stay clean; and every registered rule must have its doc, fixtures
+ * (firing and clean) and GPU fixture (meta-test). */
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fixture_util.h"
+#include "rules.h"
+
+Suite *wl_suite_fixtures(void);
+
+typedef struct fixture_case {
+  char rule[64];
+  char path[1200];
+} fixture_case;
+
+/* Test tables are filled once by the suite factory, before any test runs. */
+static fixture_case *cases;
+static size_t ncases;
+
+static void add_case(const char *rule, const char *path) {
+  cases = wl_xrealloc(cases, (ncases + 1) * sizeof *cases);
+  snprintf(cases[ncases].rule, sizeof cases[ncases].rule, "%s", rule);
+  snprintf(cases[ncases].path, sizeof cases[ncases].path, "%s", path);
+  ncases++;
+}
+
+static void collect_cases(void) {
+  if (cases)
+    return;
+  for (size_t r = 0; r < wl_nrules; r++) {
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/fixtures/%s", WL_SOURCE_DIR, wl_rules[r].id);
+    char **names = NULL;
+    size_t n = wl_fixture_list(dir, &names);
+    for (size_t i = 0; i < n; i++) {
+      char path[1024];
+      snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+      add_case(wl_rules[r].id, path);
+      free(names[i]);
+    }
+    free(names);
+  }
+}
+
+START_TEST(test_fixture_file) {
+  const fixture_case *c = &cases[_i];
+  wl_findings f;
+  wl_findings_init(&f);
+  wl_buf err, report;
+  wl_buf_init(&err);
+  wl_buf_init(&report);
+  bool ok = wl_fixture_analyze(c->path, c->rule, &f, &err);
+  ck_assert_msg(ok, "%s: %s", c->path, wl_buf_str(&err));
+  int bad = wl_fixture_compare(c->path, c->rule, &f, &report);
+  ck_assert_msg(bad == 0, "%d mismatch(es):\n%s", bad, wl_buf_str(&report));
+  wl_findings_free(&f);
+  wl_buf_free(&err);
+  wl_buf_free(&report);
+}
+END_TEST
+
+/* fixtures/gpu/<rule>/bad*.cu fire exactly as annotated; fixed.cu has no finding of any rule. */
+START_TEST(test_gpu_fixtures) {
+  wl_buf report;
+  wl_buf_init(&report);
+  int problems = 0;
+  for (size_t r = 0; r < wl_nrules; r++) {
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/fixtures/gpu/%s", WL_SOURCE_DIR, wl_rules[r].id);
+    char **names = NULL;
+    size_t n = wl_fixture_list(dir, &names);
+    bool have_bad = false, have_fixed = false;
+    for (size_t i = 0; i < n; i++) {
+      char path[1024];
+      snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+      bool is_bad = strncmp(names[i], "bad", 3) == 0;
+      bool is_fixed = strncmp(names[i], "fixed", 5) == 0;
+      free(names[i]);
+      if (!is_bad && !is_fixed)
+        continue; /* harnesses and probes */
+      wl_findings f;
+      wl_findings_init(&f);
+      wl_buf err;
+      wl_buf_init(&err);
+      if (!wl_fixture_analyze(path, NULL, &f, &err)) {
+        wl_buf_printf(&report, "%s: %s\n", path, wl_buf_str(&err));
+        problems++;
+      } else if (is_bad) {
+        have_bad = true;
+        int m = wl_fixture_compare(path, wl_rules[r].id, &f, &report);
+        size_t mine = 0;
+        for (size_t k = 0; k < f.n; k++)
+          mine += strcmp(f.v[k].rule, wl_rules[r].id) == 0;
+        if (mine == 0) {
+          wl_buf_printf(&report, "%s: bad kernel not reported by %s\n", path, wl_rules[r].id);
+          problems++;
+        }
+        problems += m;
+      } else {
+        have_fixed = true;
+        for (size_t k = 0; k < f.n; k++) {
+          wl_buf_printf(&report, "%s:%u:%u: fixed kernel has a finding [%s]: %s\n", path,
+                        f.v[k].line, f.v[k].col, f.v[k].rule, f.v[k].message);
+          problems++;
+        }
+      }
+      wl_findings_free(&f);
+      wl_buf_free(&err);
+    }
+    free(names);
+    if (!have_bad || !have_fixed) {
+      wl_buf_printf(&report, "%s: rule %s needs bad*.cu and fixed.cu\n", dir, wl_rules[r].id);
+      problems++;
+    }
+  }
+  ck_assert_msg(problems == 0, "%d problem(s):\n%s", problems, wl_buf_str(&report));
+  wl_buf_free(&report);
+}
+END_TEST
+
+static bool is_dir(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Every rule: registry line, rules/<id>.md with its sections, fixtures that
+ * fire and fixtures that stay clean; every fixtures/<dir> is a rule. */
+START_TEST(test_rule_completeness) {
+  wl_buf report;
+  wl_buf_init(&report);
+  int problems = 0;
+  static const char *const sections[] = {"## What it does", "## Why is this bad", "## Example",
+                                         "## Use instead"};
+  for (size_t r = 0; r < wl_nrules; r++) {
+    const char *id = wl_rules[r].id;
+    const char *doc = wl_rule_doc_text(id);
+    if (!doc) {
+      wl_buf_printf(&report, "rule %s has no rules/%s.md\n", id, id);
+      problems++;
+    } else {
+      for (size_t s = 0; s < sizeof sections / sizeof sections[0]; s++)
+        if (!strstr(doc, sections[s])) {
+          wl_buf_printf(&report, "rules/%s.md lacks the section '%s'\n", id, sections[s]);
+          problems++;
+        }
+    }
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/fixtures/%s", WL_SOURCE_DIR, id);
+    char **names = NULL;
+    size_t n = wl_fixture_list(dir, &names);
+    size_t firing = 0, clean = 0;
+    for (size_t i = 0; i < n; i++) {
+      char path[1024];
+      snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+      if (wl_fixture_count_expectations(path) > 0)
+        firing++;
+      else
+        clean++;
+      free(names[i]);
+    }
+    free(names);
+    if (firing == 0 || clean == 0) {
+      wl_buf_printf(&report, "fixtures/%s needs files that fire (%zu) and files that stay clean (%zu)\n",
+                    id, firing, clean);
+      problems++;
+    }
+    snprintf(dir, sizeof dir, "%s/fixtures/gpu/%s", WL_SOURCE_DIR, id);
+    if (!is_dir(dir)) {
+      wl_buf_printf(&report, "rule %s has no fixtures/gpu/%s/\n", id, id);
+      problems++;
+    }
+  }
+  char root[512];
+  snprintf(root, sizeof root, "%s/fixtures", WL_SOURCE_DIR);
+  DIR *d = opendir(root);
+  ck_assert_ptr_nonnull(d);
+  struct dirent *de;
+  while ((de = readdir(d)) != NULL) {
+    if (de->d_name[0] == '.' || strcmp(de->d_name, "gpu") == 0)
+      continue;
+    char p[1024];
+    snprintf(p, sizeof p, "%s/%s", root, de->d_name);
+    if (is_dir(p) && !wl_rule_find(de->d_name)) {
+      wl_buf_printf(&report, "fixtures/%s is not a registered rule\n", de->d_name);
+      problems++;
+    }
+  }
+  closedir(d);
+  ck_assert_msg(problems == 0, "%d problem(s):\n%s", problems, wl_buf_str(&report));
+  wl_buf_free(&report);
+}
+END_TEST
+
+/* The matcher itself must fail on a missing and on an unexpected finding. */
+START_TEST(test_matcher_fails_both_ways) {
+  char path[] = "/tmp/warplint-fixture-XXXXXX";
+  int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  FILE *f = fdopen(fd, "w");
+  fputs("line one // expect: legacy-intrinsic\nline two\n", f);
+  fclose(f);
+  wl_findings fs;
+  wl_findings_init(&fs);
+  wl_buf rep;
+  wl_buf_init(&rep);
+  ck_assert_int_eq(wl_fixture_compare(path, "legacy-intrinsic", &fs, &rep), 1); /* missing */
+  wl_findings_add(&fs, "legacy-intrinsic", WL_SEV_WARNING, path, 2, 1, 2, 2, "m");
+  ck_assert_int_eq(wl_fixture_compare(path, "legacy-intrinsic", &fs, &rep), 2); /* + unexpected */
+  wl_findings_add(&fs, "legacy-intrinsic", WL_SEV_WARNING, path, 1, 1, 1, 2, "m");
+  ck_assert_int_eq(wl_fixture_compare(path, "legacy-intrinsic", &fs, &rep), 1);
+  wl_findings_add(&fs, "other-rule", WL_SEV_WARNING, path, 2, 1, 2, 2, "m");
+  ck_assert_int_eq(wl_fixture_compare(path, "legacy-intrinsic", &fs, &rep), 1);
+  wl_findings_free(&fs);
+  wl_buf_free(&rep);
+  remove(path);
+}
+END_TEST
+
+Suite *wl_suite_fixtures(void) {
+  collect_cases();
+  Suite *s = suite_create("fixtures");
+  TCase *tc = tcase_create("per-file");
+  tcase_set_timeout(tc, 300);
+  tcase_add_loop_test(tc, test_fixture_file, 0, (int)ncases);
+  suite_add_tcase(s, tc);
+  TCase *g = tcase_create("gpu");
+  tcase_set_timeout(g, 300);
+  tcase_add_test(g, test_gpu_fixtures);
+  suite_add_tcase(s, g);
+  TCase *m = tcase_create("meta");
+  tcase_add_test(m, test_rule_completeness);
+  tcase_add_test(m, test_matcher_fails_both_ways);
+  suite_add_tcase(s, m);
+  return s;
+}

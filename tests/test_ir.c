@@ -1,0 +1,336 @@
+/* test_ir.c - unit tests of the lowering from libclang's cursors to the IR. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+#include "parse.h"
+
+Suite *wl_suite_ir(void);
+
+static wl_tu *parse_src(const char *src) {
+  wl_parser *p = wl_parser_new();
+  wl_parse_opts o;
+  memset(&o, 0, sizeof o);
+  o.arch = 75;
+  wl_tu *tu = NULL;
+  wl_buf err;
+  wl_buf_init(&err);
+  wl_parse_status st = wl_parse(p, "t.cu", src, &o, &tu, &err);
+  ck_assert_msg(st == WL_PARSE_OK, "parse failed: %s", wl_buf_str(&err));
+  wl_buf_free(&err);
+  wl_parser_free(p);
+  return tu;
+}
+
+static const wl_func *func(const wl_tu *tu, const char *name) {
+  for (unsigned i = 0; i < tu->nfuncs; i++)
+    if (strcmp(tu->funcs[i]->name, name) == 0)
+      return tu->funcs[i];
+  ck_abort_msg("no function %s", name);
+  return NULL;
+}
+
+typedef struct find_ctx {
+  const char *name;
+  wl_expr_kind kind;
+  int nth;
+  const wl_expr *found;
+} find_ctx;
+
+static bool find_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  find_ctx *fc = ud;
+  if (fc->found)
+    return false;
+  if (e->kind == fc->kind && (!fc->name || (e->name && strcmp(e->name, fc->name) == 0)) &&
+      fc->nth-- == 0)
+    fc->found = e;
+  return true;
+}
+
+static const wl_expr *nth_expr(const wl_func *f, wl_expr_kind kind, const char *name, int nth) {
+  find_ctx fc = {name, kind, nth, NULL};
+  wl_visitor v = {NULL, find_expr, &fc, false};
+  wl_walk_stmt(f->body, &v);
+  return fc.found;
+}
+
+static const wl_stmt *body_stmt(const wl_func *f, unsigned i) {
+  ck_assert_ptr_nonnull(f->body);
+  ck_assert_int_eq(f->body->kind, WL_S_COMPOUND);
+  ck_assert_uint_gt(f->body->nkids, i);
+  return f->body->kids[i];
+}
+
+START_TEST(test_function_kinds) {
+  wl_tu *tu = parse_src("__global__ void k(int *p) { p[0] = 1; }\n"
+                        "__device__ int d(int x) { return x; }\n"
+                        "__host__ __device__ int hd(int x) { return x; }\n"
+                        "int h(int x) { return x; }\n"
+                        "template <typename T> __device__ T t(T v) { return v; }\n"
+                        "struct S { __device__ int m() { return 1; } };\n"
+                        "__global__ void l() { auto f = [] __device__ (int x) { return x + 1; }; f(1); }\n");
+  ck_assert_uint_eq(func(tu, "k")->flags & WL_F_GLOBAL, WL_F_GLOBAL);
+  ck_assert_uint_eq(func(tu, "d")->flags & (WL_F_DEVICE | WL_F_HOST), WL_F_DEVICE);
+  ck_assert_uint_eq(func(tu, "hd")->flags & (WL_F_DEVICE | WL_F_HOST), WL_F_DEVICE | WL_F_HOST);
+  ck_assert_uint_eq(func(tu, "h")->flags & (WL_F_DEVICE | WL_F_HOST), WL_F_HOST);
+  ck_assert(func(tu, "t")->flags & WL_F_TEMPLATE);
+  ck_assert(func(tu, "m")->flags & WL_F_METHOD);
+  ck_assert_uint_eq(func(tu, "k")->nparams, 1);
+  ck_assert_str_eq(func(tu, "k")->params[0]->name, "p");
+  ck_assert(func(tu, "k")->params[0]->type & WL_T_POINTER);
+  /* the lambda is a function of its own, linked from its expression */
+  const wl_expr *lam = nth_expr(func(tu, "l"), WL_E_LAMBDA, NULL, 0);
+  ck_assert_ptr_nonnull(lam);
+  ck_assert_ptr_nonnull(lam->lambda);
+  ck_assert(lam->lambda->flags & WL_F_LAMBDA);
+  ck_assert_ptr_eq(lam->lambda->parent, func(tu, "l"));
+  ck_assert_uint_eq(lam->lambda->nparams, 1);
+  wl_tu_free(tu);
+}
+END_TEST
+
+START_TEST(test_control_flow) {
+  wl_tu *tu = parse_src("__global__ void k(int *p, int n) {\n"
+                        "  if (n > 1) p[0] = 1; else p[1] = 2;\n"
+                        "  if (n) { p[2] = 3; }\n"
+                        "  for (int i = 0; i < n; ++i) p[i] = i;\n"
+                        "  for (; n > 0; ) n--;\n"
+                        "  for (;;) break;\n"
+                        "  while (n < 10) { n++; continue; }\n"
+                        "  do n--; while (n);\n"
+                        "  switch (n) { case 1: p[0] = 0; break; default: return; }\n"
+                        "}\n");
+  const wl_func *k = func(tu, "k");
+  const wl_stmt *s = body_stmt(k, 0);
+  ck_assert_int_eq(s->kind, WL_S_IF);
+  ck_assert_ptr_nonnull(s->expr);
+  ck_assert_int_eq(s->expr->kind, WL_E_BINARY);
+  ck_assert_int_eq(s->expr->op, WL_B_GT);
+  ck_assert_ptr_nonnull(s->then_s);
+  ck_assert_ptr_nonnull(s->else_s);
+  ck_assert_ptr_null(s->init);
+  s = body_stmt(k, 1);
+  ck_assert_int_eq(s->kind, WL_S_IF);
+  ck_assert_ptr_null(s->else_s);
+  ck_assert_int_eq(s->then_s->kind, WL_S_COMPOUND);
+  s = body_stmt(k, 2);
+  ck_assert_int_eq(s->kind, WL_S_FOR);
+  ck_assert_ptr_nonnull(s->init);
+  ck_assert_int_eq(s->init->kind, WL_S_DECL);
+  ck_assert_str_eq(s->init->vars[0]->name, "i");
+  ck_assert_int_eq(s->expr->op, WL_B_LT);
+  ck_assert_int_eq(s->inc->kind, WL_E_UNARY);
+  ck_assert_int_eq(s->inc->op, WL_U_PREINC);
+  s = body_stmt(k, 3); /* for (; cond; ) */
+  ck_assert_ptr_null(s->init);
+  ck_assert_ptr_nonnull(s->expr);
+  ck_assert_ptr_null(s->inc);
+  ck_assert_ptr_nonnull(s->then_s);
+  s = body_stmt(k, 4); /* for (;;) */
+  ck_assert_ptr_null(s->expr);
+  ck_assert_int_eq(s->then_s->kind, WL_S_BREAK);
+  s = body_stmt(k, 5);
+  ck_assert_int_eq(s->kind, WL_S_WHILE);
+  ck_assert_int_eq(s->then_s->kids[1]->kind, WL_S_CONTINUE);
+  s = body_stmt(k, 6);
+  ck_assert_int_eq(s->kind, WL_S_DO);
+  ck_assert_ptr_nonnull(s->expr);
+  s = body_stmt(k, 7);
+  ck_assert_int_eq(s->kind, WL_S_SWITCH);
+  ck_assert_int_eq(s->then_s->kids[0]->kind, WL_S_CASE);
+  ck_assert(s->then_s->kids[0]->expr->has_ival);
+  ck_assert_int_eq(s->then_s->kids[0]->expr->ival, 1);
+  wl_tu_free(tu);
+}
+END_TEST
+
+START_TEST(test_expressions_and_variables) {
+  wl_tu *tu = parse_src("#define FULL_MASK 0xffffffff\n"
+                        "__device__ int helper(int a, int w = 32) { return a; }\n"
+                        "__global__ void k(volatile float *vp, float v) {\n"
+                        "  __shared__ float smem[4][8];\n"
+                        "  extern __shared__ int dyn[];\n"
+                        "  const int N = 16;\n"
+                        "  unsigned tid = threadIdx.x;\n"
+                        "  smem[tid / 8][tid % 8] = v;\n"
+                        "  dyn[tid] += dyn[tid + N];\n"
+                        "  v = __shfl_down_sync(FULL_MASK, v, 1);\n"
+                        "  int h = helper(3);\n"
+                        "  unsigned m = ~0u;\n"
+                        "}\n");
+  const wl_func *k = func(tu, "k");
+  ck_assert(k->params[0]->type & WL_T_VOLATILE);
+  ck_assert(k->params[0]->type & WL_T_POINTER);
+  const wl_stmt *d = body_stmt(k, 0);
+  ck_assert_int_eq(d->kind, WL_S_DECL);
+  ck_assert(d->vars[0]->flags & WL_V_SHARED);
+  ck_assert_uint_eq(d->vars[0]->ndims, 2);
+  ck_assert_uint_eq(d->vars[0]->dims[0], 4);
+  ck_assert_uint_eq(d->vars[0]->dims[1], 8);
+  d = body_stmt(k, 1);
+  ck_assert(d->vars[0]->flags & WL_V_SHARED);
+  ck_assert(d->vars[0]->flags & WL_V_EXTERN);
+  d = body_stmt(k, 2);
+  ck_assert(d->vars[0]->has_ival);
+  ck_assert_int_eq(d->vars[0]->ival, 16);
+  /* threadIdx.x: a member of the built-in variable */
+  const wl_expr *tid = body_stmt(k, 3)->vars[0]->init;
+  tid = wl_expr_strip(tid);
+  ck_assert_int_eq(tid->kind, WL_E_MEMBER);
+  ck_assert_str_eq(tid->name, "x");
+  ck_assert_str_eq(tid->args[0]->name, "threadIdx");
+  /* 2-D subscript */
+  const wl_expr *st = body_stmt(k, 4)->expr;
+  ck_assert_int_eq(st->kind, WL_E_BINARY);
+  ck_assert_int_eq(st->op, WL_B_ASSIGN);
+  ck_assert_int_eq(st->args[0]->kind, WL_E_INDEX);
+  ck_assert_int_eq(wl_expr_strip(st->args[0]->args[0])->kind, WL_E_INDEX);
+  /* compound assignment */
+  const wl_expr *ca = body_stmt(k, 5)->expr;
+  ck_assert_int_eq(ca->op, WL_B_ADD_ASSIGN);
+  ck_assert(wl_binop_is_compound(ca->op));
+  const wl_expr *ref = wl_expr_strip(wl_expr_strip(ca->args[0])->args[0]);
+  ck_assert_int_eq(ref->kind, WL_E_REF);
+  ck_assert(ref->var->flags & WL_V_SHARED);
+  /* the call: mask from a macro folds, default width is not an argument */
+  const wl_expr *call = nth_expr(k, WL_E_CALL, "__shfl_down_sync", 0);
+  ck_assert_ptr_nonnull(call);
+  ck_assert_uint_eq(call->nargs, 3);
+  ck_assert(call->callee_in_prelude);
+  const wl_expr *mask = wl_expr_strip(call->args[0]);
+  ck_assert(mask->has_ival);
+  ck_assert_int_eq(mask->ival, 0xffffffffLL);
+  ck_assert_ptr_nonnull(mask->macro);
+  ck_assert_str_eq(mask->macro->name, "FULL_MASK");
+  ck_assert_uint_eq(call->loc.line, 10);
+  ck_assert_uint_eq(call->loc.col, 7);
+  /* a user function: linked, not in the prelude, default argument dropped */
+  const wl_expr *hc = nth_expr(k, WL_E_CALL, "helper", 0);
+  ck_assert_ptr_eq(hc->callee, func(tu, "helper"));
+  ck_assert(!hc->callee_in_prelude);
+  ck_assert_uint_eq(hc->nargs, 1);
+  /* ~0u folds */
+  const wl_expr *m = wl_expr_strip(body_stmt(k, 8)->vars[0]->init);
+  ck_assert_int_eq(m->kind, WL_E_UNARY);
+  ck_assert_int_eq(m->op, WL_U_NOT);
+  ck_assert(m->has_ival);
+  ck_assert_int_eq(m->ival & 0xffffffffLL, 0xffffffffLL);
+  wl_tu_free(tu);
+}
+END_TEST
+
+START_TEST(test_asm_and_dependent_calls) {
+  wl_tu *tu = parse_src("template <typename T> __device__ T r(T v) {\n"
+                        "  for (int o = 16; o > 0; o /= 2) v += __shfl_xor(v, o);\n"
+                        "  return v;\n"
+                        "}\n"
+                        "__global__ void k(int *p) {\n"
+                        "  int x;\n"
+                        "  asm volatile(\"shfl.down.b32 %0, %1, 1, 0x1f;\" : \"=r\"(x) : \"r\"(p[0]));\n"
+                        "}\n");
+  const wl_expr *c = nth_expr(func(tu, "r"), WL_E_CALL, "__shfl_xor", 0);
+  ck_assert_ptr_nonnull(c);
+  ck_assert(c->callee_in_prelude);
+  ck_assert_uint_eq(c->nargs, 2);
+  const wl_stmt *a = body_stmt(func(tu, "k"), 1);
+  ck_assert_int_eq(a->kind, WL_S_ASM);
+  ck_assert_str_eq(a->asm_text, "shfl.down.b32 %0, %1, 1, 0x1f;");
+  ck_assert_uint_eq(a->asm_range.begin.line, 7);
+  ck_assert_uint_eq(a->asm_range.begin.col, 16);
+  wl_tu_free(tu);
+}
+END_TEST
+
+/* Missing includes and unknown types never stop the analysis of the rest. */
+START_TEST(test_recovery) {
+  wl_tu *tu = parse_src("#include \"does_not_exist.h\"\n"
+                        "__global__ void k(UnknownType *p, float *out) {\n"
+                        "  float v = out[threadIdx.x];\n"
+                        "  v += __shfl_down(v, 16);\n"
+                        "  out[0] = v + undeclared_fn(v);\n"
+                        "}\n");
+  ck_assert_uint_ge(tu->ndiags, 1);
+  const wl_func *k = func(tu, "k");
+  ck_assert_ptr_nonnull(nth_expr(k, WL_E_CALL, "__shfl_down", 0));
+  wl_tu_free(tu);
+}
+END_TEST
+
+START_TEST(test_inactive_branches_and_arch) {
+  wl_tu *tu = parse_src("__global__ void k(float *out) {\n"
+                        "#if __CUDACC_VER_MAJOR__ < 9\n"
+                        "  out[0] = __shfl_down(out[0], 1);\n"
+                        "#endif\n"
+                        "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700 && CUDART_VERSION >= 9000\n"
+                        "  out[1] = __shfl_down_sync(0xffffffff, out[1], 1);\n"
+                        "#endif\n"
+                        "}\n");
+  const wl_func *k = func(tu, "k");
+  ck_assert_ptr_null(nth_expr(k, WL_E_CALL, "__shfl_down", 0));
+  ck_assert_ptr_nonnull(nth_expr(k, WL_E_CALL, "__shfl_down_sync", 0));
+  wl_tu_free(tu);
+}
+END_TEST
+
+START_TEST(test_cooperative_groups_prelude) {
+  wl_tu *tu = parse_src("#include <cooperative_groups.h>\n"
+                        "namespace cg = cooperative_groups;\n"
+                        "__global__ void k(float *out) {\n"
+                        "  cg::thread_block_tile<32> t = cg::tiled_partition<32>(cg::this_thread_block());\n"
+                        "  float v = out[t.thread_rank()];\n"
+                        "  v += t.shfl_down(v, 1);\n"
+                        "  t.sync();\n"
+                        "}\n");
+  ck_assert_uint_eq(tu->ndiags, 0);
+  const wl_expr *c = nth_expr(func(tu, "k"), WL_E_CALL, "shfl_down", 0);
+  ck_assert_ptr_nonnull(c);
+  ck_assert(c->callee_is_method);
+  ck_assert_int_eq(c->callee_expr->kind, WL_E_MEMBER);
+  wl_tu_free(tu);
+}
+END_TEST
+
+START_TEST(test_parse_arch) {
+  ck_assert_uint_eq(wl_parse_arch("sm_75"), 75);
+  ck_assert_uint_eq(wl_parse_arch("90"), 90);
+  ck_assert_uint_eq(wl_parse_arch("compute_70"), 70);
+  ck_assert_uint_eq(wl_parse_arch("8.6"), 86);
+  ck_assert_uint_eq(wl_parse_arch("sm_90a"), 90);
+  ck_assert_uint_eq(wl_parse_arch("sm_"), 0);
+  ck_assert_uint_eq(wl_parse_arch("banana"), 0);
+}
+END_TEST
+
+START_TEST(test_binary_input) {
+  wl_parser *p = wl_parser_new();
+  wl_parse_opts o;
+  memset(&o, 0, sizeof o);
+  wl_tu *tu = NULL;
+  wl_buf err;
+  wl_buf_init(&err);
+  ck_assert_int_eq(wl_parse(p, "/nonexistent/x.cu", NULL, &o, &tu, &err), WL_PARSE_UNREADABLE);
+  ck_assert_ptr_null(tu);
+  ck_assert(strstr(wl_buf_str(&err), "No such file") != NULL);
+  wl_buf_free(&err);
+  wl_parser_free(p);
+}
+END_TEST
+
+Suite *wl_suite_ir(void) {
+  Suite *s = suite_create("ir");
+  TCase *tc = tcase_create("lowering");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, test_function_kinds);
+  tcase_add_test(tc, test_control_flow);
+  tcase_add_test(tc, test_expressions_and_variables);
+  tcase_add_test(tc, test_asm_and_dependent_calls);
+  tcase_add_test(tc, test_recovery);
+  tcase_add_test(tc, test_inactive_branches_and_arch);
+  tcase_add_test(tc, test_cooperative_groups_prelude);
+  tcase_add_test(tc, test_parse_arch);
+  tcase_add_test(tc, test_binary_input);
+  suite_add_tcase(s, tc);
+  return s;
+}
