@@ -149,3 +149,28 @@ const char *wl_source_text(const wl_rule_ctx *ctx, wl_range r) {
   return wl_arena_strndup((wl_arena *)&tu->arena, tu->source + r.begin.offset,
                           r.end.offset - r.begin.offset);
 }
+
+bool wl_fix_replace(wl_rule_ctx *ctx, wl_finding *fd, wl_range r, const char *text) {
+  const wl_tu *tu = ctx->tu;
+  if (!fd || !wl_tu_in_main(tu, r.begin) || !wl_tu_in_main(tu, r.end) ||
+      r.end.offset < r.begin.offset || r.end.offset > tu->source_len)
+    return false;
+  for (unsigned i = 0; i < tu->ndiags; i++) {
+    const wl_parse_diag *d = &tu->diags[i];
+    if (d->loc.file && wl_tu_in_main(tu, d->loc) && d->loc.line + 1 >= r.begin.line &&
+        d->loc.line <= r.end.line + 1)
+      return false;
+  }
+  wl_finding_add_edit(fd, ctx->display_path, r.begin.offset, r.end.offset - r.begin.offset, text);
+  return true;
+}
+
+void wl_fix_clear(wl_finding *fd) {
+  for (size_t i = 0; i < fd->nedits; i++) {
+    free(fd->edits[i].file);
+    free(fd->edits[i].text);
+  }
+  free(fd->edits);
+  fd->edits = NULL;
+  fd->nedits = 0;
+}

@@ -67,6 +67,14 @@ wl_report_range(wl_rule_ctx *ctx, const char *rule, wl_range r, const wl_macro_i
 __attribute__((format(printf, 4, 5)))
 #endif
 void wl_note_at(const wl_rule_ctx *ctx, wl_finding *fd, wl_loc loc, const char *fmt, ...);
+/* Adds an edit replacing range r of the main file by text to the finding's
+ * automatic fix. Refused (false) when the range is not plain main-file text
+ * or when the parser reported an error on the lines it touches: a fix is
+ * never applied where the parse had errors. */
+bool wl_fix_replace(wl_rule_ctx *ctx, wl_finding *fd, wl_range r, const char *text);
+/* Drops the finding's edits (a rule whose fix turned out partial). */
+void wl_fix_clear(wl_finding *fd);
+
 /* Source text of a range of the main file (arena-owned copy), NULL if not in the main file. */
 const char *wl_source_text(const wl_rule_ctx *ctx, wl_range r);
 

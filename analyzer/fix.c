@@ -1,0 +1,336 @@
+/* fix.c - fix plans (non-overlapping edits), text application, atomic file
+ * replacement, unified diffs built from the edits, clang-tidy YAML export. */
+#include "fix.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static wl_file_fix *plan_file(wl_fix_plan *plan, const char *file) {
+  for (size_t i = 0; i < plan->nfiles; i++)
+    if (strcmp(plan->files[i].file, file) == 0)
+      return &plan->files[i];
+  plan->files = wl_xrealloc(plan->files, (plan->nfiles + 1) * sizeof *plan->files);
+  wl_file_fix *ff = &plan->files[plan->nfiles++];
+  memset(ff, 0, sizeof *ff);
+  ff->file = wl_xstrdup(file);
+  return ff;
+}
+
+static bool same_edit(const wl_edit *a, const wl_edit *b) {
+  return a->offset == b->offset && a->length == b->length && strcmp(a->text, b->text) == 0;
+}
+
+/* 0: no conflict, 1: identical edit already there, -1: overlap */
+static int conflict(const wl_file_fix *ff, const wl_edit *e) {
+  for (size_t i = 0; i < ff->nedits; i++) {
+    const wl_edit *o = &ff->edits[i];
+    if (same_edit(o, e))
+      return 1;
+    unsigned a0 = o->offset, a1 = o->offset + o->length, b0 = e->offset, b1 = e->offset + e->length;
+    bool overlap = (a0 < b1 && b0 < a1) || (a0 == b0 && (o->length == 0 || e->length == 0)) ||
+                   (o->length == 0 && a0 > b0 && a0 < b1) || (e->length == 0 && b0 > a0 && b0 < a1);
+    if (overlap)
+      return -1;
+  }
+  return 0;
+}
+
+static int cmp_edit(const void *a, const void *b) {
+  const wl_edit *x = a, *y = b;
+  if (x->offset != y->offset)
+    return x->offset < y->offset ? -1 : 1;
+  /* insertions before replacements at the same offset */
+  return (x->length > y->length) - (x->length < y->length);
+}
+
+void wl_fix_plan_build(wl_fix_plan *plan, const wl_findings *f) {
+  memset(plan, 0, sizeof *plan);
+  for (size_t i = 0; i < f->n; i++) {
+    const wl_finding *fd = &f->v[i];
+    if (fd->nedits == 0)
+      continue;
+    bool ok = true;
+    for (size_t k = 0; k < fd->nedits && ok; k++) {
+      wl_file_fix *ff = plan_file(plan, fd->edits[k].file);
+      ok = conflict(ff, &fd->edits[k]) >= 0;
+      /* edits of the same finding must not overlap each other either */
+      for (size_t j = 0; j < k && ok; j++)
+        if (strcmp(fd->edits[j].file, fd->edits[k].file) == 0 &&
+            !same_edit(&fd->edits[j], &fd->edits[k])) {
+          const wl_edit *a = &fd->edits[j], *b = &fd->edits[k];
+          ok = a->offset + a->length <= b->offset || b->offset + b->length <= a->offset;
+        }
+    }
+    if (!ok) {
+      plan->skipped++;
+      continue;
+    }
+    for (size_t k = 0; k < fd->nedits; k++) {
+      wl_file_fix *ff = plan_file(plan, fd->edits[k].file);
+      if (conflict(ff, &fd->edits[k]) == 1)
+        continue;
+      ff->edits = wl_xrealloc(ff->edits, (ff->nedits + 1) * sizeof *ff->edits);
+      wl_edit *e = &ff->edits[ff->nedits++];
+      e->file = wl_xstrdup(fd->edits[k].file);
+      e->offset = fd->edits[k].offset;
+      e->length = fd->edits[k].length;
+      e->text = wl_xstrdup(fd->edits[k].text);
+    }
+    wl_file_fix *ff = plan_file(plan, fd->edits[0].file);
+    ff->nfindings++;
+  }
+  for (size_t i = 0; i < plan->nfiles; i++)
+    if (plan->files[i].nedits > 1)
+      qsort(plan->files[i].edits, plan->files[i].nedits, sizeof *plan->files[i].edits, cmp_edit);
+}
+
+void wl_fix_plan_free(wl_fix_plan *plan) {
+  for (size_t i = 0; i < plan->nfiles; i++) {
+    wl_file_fix *ff = &plan->files[i];
+    for (size_t k = 0; k < ff->nedits; k++) {
+      free(ff->edits[k].file);
+      free(ff->edits[k].text);
+    }
+    free(ff->edits);
+    free(ff->file);
+  }
+  free(plan->files);
+  memset(plan, 0, sizeof *plan);
+}
+
+bool wl_fix_apply_text(const char *text, size_t len, const wl_edit *edits, size_t n, wl_buf *out) {
+  size_t pos = 0;
+  for (size_t i = 0; i < n; i++) {
+    const wl_edit *e = &edits[i];
+    if (e->offset < pos || (size_t)e->offset + e->length > len)
+      return false;
+    wl_buf_add(out, text + pos, e->offset - pos);
+    wl_buf_puts(out, e->text);
+    pos = (size_t)e->offset + e->length;
+  }
+  wl_buf_add(out, text + pos, len - pos);
+  return true;
+}
+
+bool wl_write_file_atomic(const char *path, const char *data, size_t len, wl_buf *err) {
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    wl_buf_printf(err, "cannot stat %s: %s", path, strerror(errno));
+    return false;
+  }
+  size_t n = strlen(path) + 32;
+  char *tmp = wl_xmalloc(n);
+  snprintf(tmp, n, "%s.warplint-XXXXXX", path);
+  int fd = mkstemp(tmp);
+  if (fd < 0) {
+    wl_buf_printf(err, "cannot create a temporary file beside %s: %s", path, strerror(errno));
+    free(tmp);
+    return false;
+  }
+  bool ok = true;
+  size_t done = 0;
+  while (ok && done < len) {
+    ssize_t w = write(fd, data + done, len - done);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0) {
+      wl_buf_printf(err, "cannot write %s: %s", tmp, strerror(errno));
+      ok = false;
+    } else {
+      done += (size_t)w;
+    }
+  }
+  if (ok && fchmod(fd, st.st_mode & 07777) != 0) {
+    wl_buf_printf(err, "cannot set the permissions of %s: %s", tmp, strerror(errno));
+    ok = false;
+  }
+  if (ok && fsync(fd) != 0) {
+    wl_buf_printf(err, "cannot sync %s: %s", tmp, strerror(errno));
+    ok = false;
+  }
+  if (close(fd) != 0 && ok) {
+    wl_buf_printf(err, "cannot close %s: %s", tmp, strerror(errno));
+    ok = false;
+  }
+  if (ok && rename(tmp, path) != 0) {
+    wl_buf_printf(err, "cannot replace %s: %s", path, strerror(errno));
+    ok = false;
+  }
+  if (!ok)
+    unlink(tmp);
+  free(tmp);
+  return ok;
+}
+
+/* ---- unified diff built from the edits -------------------------------- */
+
+typedef struct lines {
+  size_t *start; /* offset of each line; start[n] = len */
+  size_t n;
+} lines;
+
+static void split_lines(const char *t, size_t len, lines *l) {
+  l->n = 0;
+  size_t cap = 64;
+  l->start = wl_xmalloc(cap * sizeof *l->start);
+  size_t pos = 0;
+  while (pos < len) {
+    if (l->n + 2 > cap) {
+      cap *= 2;
+      l->start = wl_xrealloc(l->start, cap * sizeof *l->start);
+    }
+    l->start[l->n++] = pos;
+    const char *nl = memchr(t + pos, '\n', len - pos);
+    pos = nl ? (size_t)(nl - t) + 1 : len;
+  }
+  l->start[l->n] = len;
+}
+
+static size_t line_of(const lines *l, size_t off) {
+  size_t lo = 0, hi = l->n;
+  while (lo + 1 < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (l->start[mid] <= off)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+static void emit_lines(wl_buf *out, char mark, const char *t, size_t len) {
+  size_t pos = 0;
+  while (pos < len) {
+    const char *nl = memchr(t + pos, '\n', len - pos);
+    size_t end = nl ? (size_t)(nl - t) : len;
+    wl_buf_putc(out, mark);
+    wl_buf_add(out, t + pos, end - pos);
+    wl_buf_putc(out, '\n');
+    if (!nl)
+      wl_buf_puts(out, "\\ No newline at end of file\n");
+    pos = end + 1;
+  }
+}
+
+static size_t count_lines(const char *t, size_t len) {
+  size_t n = 0;
+  for (size_t i = 0; i < len; i++)
+    n += t[i] == '\n';
+  return n + (len > 0 && t[len - 1] != '\n');
+}
+
+bool wl_unified_diff(const char *path, const char *old, size_t oldlen, const wl_edit *edits,
+                     size_t n, wl_buf *out) {
+  if (n == 0)
+    return true;
+  lines L;
+  split_lines(old, oldlen, &L);
+  const size_t ctx = 3;
+  wl_buf_printf(out, "--- a/%s\n+++ b/%s\n", path, path);
+  long delta = 0; /* new line numbers minus old ones so far */
+  size_t i = 0;
+  bool ok = true;
+  while (i < n && ok) {
+    /* a group of edits whose changed lines are within 2*ctx of each other */
+    size_t first_line = line_of(&L, edits[i].offset);
+    size_t last_line = line_of(&L, edits[i].offset + edits[i].length -
+                                       (edits[i].length > 0 && edits[i].offset + edits[i].length > 0));
+    size_t j = i + 1;
+    while (j < n) {
+      size_t fl = line_of(&L, edits[j].offset);
+      if (fl > last_line + 2 * ctx)
+        break;
+      size_t ll = line_of(&L, edits[j].offset + edits[j].length - (edits[j].length > 0));
+      if (ll > last_line)
+        last_line = ll;
+      j++;
+    }
+    if (L.n == 0) {
+      first_line = last_line = 0;
+    }
+    size_t region_b = L.n ? L.start[first_line] : 0;
+    size_t region_e = L.n ? L.start[last_line + 1 <= L.n ? last_line + 1 : L.n] : 0;
+    /* the new text of the changed lines */
+    wl_buf nb;
+    wl_buf_init(&nb);
+    size_t pos = region_b;
+    for (size_t k = i; k < j; k++) {
+      if (edits[k].offset < pos || edits[k].offset + edits[k].length > region_e) {
+        ok = false;
+        break;
+      }
+      wl_buf_add(&nb, old + pos, edits[k].offset - pos);
+      wl_buf_puts(&nb, edits[k].text);
+      pos = edits[k].offset + edits[k].length;
+    }
+    if (!ok) {
+      wl_buf_free(&nb);
+      break;
+    }
+    wl_buf_add(&nb, old + pos, region_e - pos);
+    size_t ctx_b = first_line >= ctx ? first_line - ctx : 0;
+    size_t ctx_e = last_line + 1 + ctx <= L.n ? last_line + 1 + ctx : L.n;
+    size_t old_count = ctx_e - ctx_b;
+    size_t changed_old = last_line + 1 - first_line;
+    size_t new_changed = count_lines(wl_buf_str(&nb), nb.len);
+    size_t new_count = old_count - changed_old + new_changed;
+    wl_buf_printf(out, "@@ -%zu,%zu +%ld,%zu @@\n", old_count ? ctx_b + 1 : ctx_b, old_count,
+                  (long)(new_count ? ctx_b + 1 : ctx_b) + delta, new_count);
+    emit_lines(out, ' ', old + L.start[ctx_b], L.start[first_line] - L.start[ctx_b]);
+    emit_lines(out, '-', old + region_b, region_e - region_b);
+    emit_lines(out, '+', wl_buf_str(&nb), nb.len);
+    emit_lines(out, ' ', old + region_e, L.start[ctx_e] - region_e);
+    delta += (long)new_changed - (long)changed_old;
+    wl_buf_free(&nb);
+    i = j;
+  }
+  free(L.start);
+  return ok;
+}
+
+/* ---- clang-tidy YAML ----------------------------------------------------- */
+
+/* A YAML double-quoted scalar: JSON's string syntax is a subset of it. */
+static void yaml_str(FILE *out, const char *s) {
+  json_object *o = json_object_new_string(s ? s : "");
+  fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_NOSLASHESCAPE), out);
+  json_object_put(o);
+}
+
+bool wl_export_fixes_yaml(FILE *out, const wl_findings *f, const char *main_file_hint) {
+  size_t fixable = 0;
+  for (size_t i = 0; i < f->n; i++)
+    fixable += f->v[i].nedits > 0;
+  fputs("---\nMainSourceFile: ", out);
+  yaml_str(out, main_file_hint ? main_file_hint : "");
+  fputs(fixable ? "\nDiagnostics:\n" : "\nDiagnostics: []\n", out);
+  for (size_t i = 0; i < f->n; i++) {
+    const wl_finding *fd = &f->v[i];
+    if (fd->nedits == 0)
+      continue;
+    fputs("  - DiagnosticName: ", out);
+    yaml_str(out, fd->rule);
+    fputs("\n    DiagnosticMessage:\n      Message: ", out);
+    yaml_str(out, fd->message);
+    fputs("\n      FilePath: ", out);
+    yaml_str(out, fd->file);
+    fprintf(out, "\n      FileOffset: %u\n      Replacements:\n", fd->offset);
+    for (size_t k = 0; k < fd->nedits; k++) {
+      fputs("        - FilePath: ", out);
+      yaml_str(out, fd->edits[k].file);
+      fprintf(out, "\n          Offset: %u\n          Length: %u\n          ReplacementText: ",
+              fd->edits[k].offset, fd->edits[k].length);
+      yaml_str(out, fd->edits[k].text);
+      fputs("\n", out);
+    }
+    fprintf(out, "    Level: %s\n",
+            fd->severity == WL_SEV_ERROR ? "Error" : fd->severity == WL_SEV_NOTE ? "Remark" : "Warning");
+  }
+  fputs("...\n", out);
+  return fflush(out) == 0 && !ferror(out);
+}
