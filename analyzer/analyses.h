@@ -9,6 +9,8 @@ typedef struct wl_analyses {
   const wl_tu *tu;
   void *lanes; /* struct wl_lanes (lanes.h), NULL until asked for */
   void *smem;  /* struct wl_smem (shared.h), NULL until asked for */
+  void *fixer; /* state the rules' fixes share within a TU (rules/mask_fix.h) */
+  void (*fixer_free)(void *);
 } wl_analyses;
 
 void wl_analyses_init(wl_analyses *an, const wl_tu *tu);

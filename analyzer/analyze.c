@@ -3,6 +3,7 @@
 
 #include "analyses.h"
 #include "rules.h"
+#include "suppress.h"
 
 void wl_run_rules(const wl_tu *tu, const char *display_path, const wl_analyze_opts *o,
                   wl_findings *out) {
@@ -21,6 +22,8 @@ void wl_run_rules(const wl_tu *tu, const char *display_path, const wl_analyze_op
         local.v[j].severity = o->severity[i];
   }
   wl_analyses_free(&an);
+  wl_suppress_apply(tu->source, tu->source_len, display_path, o ? o->enabled : NULL,
+                    o && o->report_unused_suppressions, &local);
   wl_findings_move(out, &local);
 }
 

@@ -13,12 +13,15 @@ typedef struct wl_analyze_opts {
   wl_parse_opts parse;
   const bool *enabled;         /* per rule (wl_rules order); NULL: all rules */
   const wl_severity *severity; /* per rule override; NULL: defaults */
+  /* suppress.h: report suppression comments that silenced nothing */
+  bool report_unused_suppressions;
 } wl_analyze_opts;
 
 /* Analyzes `path` (contents NULL: read from disk). Findings are appended to out. */
 wl_parse_status wl_analyze_file(wl_parser *p, const char *path, const char *contents,
                                 const wl_analyze_opts *o, wl_findings *out, wl_buf *err);
-/* Runs the enabled rules on an already lowered TU. */
+/* Runs the enabled rules on an already lowered TU, then applies the
+ * suppression comments of its source (suppress.h). */
 void wl_run_rules(const wl_tu *tu, const char *display_path, const wl_analyze_opts *o,
                   wl_findings *out);
 

@@ -1,5 +1,8 @@
-/* cli.c - argv to options, inputs to jobs, jobs through the analyzer (in
- * parallel, with output independent of -j), findings to the chosen format. */
+/* cli.c - one run of warplint: options (options.c) and configuration
+ * (.warplint, config.c) into per-file settings, inputs (paths or
+ * compile_commands.json, compdb.c) into jobs, jobs through the analyzer in
+ * parallel (output independent of -j), then baseline, emitters and the exit
+ * code. */
 #include "cli.h"
 
 #include <dirent.h>
@@ -12,318 +15,182 @@
 #include <unistd.h>
 
 #include "analyze.h"
+#include "baseline.h"
 #include "buf.h"
+#include "compdb.h"
+#include "config.h"
 #include "diag.h"
 #include "emit.h"
+#include "fix.h"
+#include "options.h"
 #include "rules.h"
 
-typedef enum { FMT_TEXT, FMT_JSON, FMT_SARIF } out_format;
-typedef enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } color_mode;
+/* More files than this, and stderr a terminal: a progress line. */
+#define WL_PROGRESS_MIN_FILES 20
 
-typedef struct cli_opts {
-  out_format format;
-  color_mode color;
-  wl_vec paths;      /* const char* as given */
-  wl_vec clang_args; /* const char* (owned strings in owned) */
-  wl_vec owned;      /* char* to free */
-  wl_vec exts;       /* const char* without the dot */
-  const char *cuda_path;
-  unsigned arch;
-  bool verbose;
-  long jobs;
-  bool *enabled; /* per rule */
-} cli_opts;
+/* ------------------------------------------------------------------------ */
+/* Profiles: the settings of every file governed by one .warplint (or none) */
 
-static const char usage_text[] =
-    "usage: warplint [options] <file-or-directory>... [-- <clang arguments>]\n"
-    "\n"
-    "Finds legacy (pre-CUDA 9) warp-synchronous code in CUDA sources.\n"
-    "Directories are searched recursively for .cu and .cuh files.\n"
-    "\n"
-    "Output:\n"
-    "  --format=text|json|sarif   output format (default: text)\n"
-    "  --color=auto|always|never  colour in text output (default: auto, only on a terminal)\n"
-    "\n"
-    "Rules:\n"
-    "  --list-rules               list the rules and exit\n"
-    "  --explain RULE             print a rule's documentation and exit\n"
-    "  --enable RULE[,RULE...]    run only these rules\n"
-    "  --disable RULE[,RULE...]   do not run these rules\n"
-    "\n"
-    "Parsing:\n"
-    "  -I DIR, -IDIR              add an include directory\n"
-    "  -D NAME[=VALUE]            define a macro\n"
-    "  -U NAME                    undefine a macro\n"
-    "  --cuda-path DIR            use the CUDA toolkit headers in DIR instead of the built-in "
-    "prelude\n"
-    "  --cuda-arch sm_XY          device architecture for __CUDA_ARCH__ (default: sm_75)\n"
-    "  --extensions=cu,cuh,...    file extensions searched in directories (default: cu,cuh)\n"
-    "  -- ARGS...                 pass the remaining arguments to clang\n"
-    "\n"
-    "Other:\n"
-    "  -j N, --jobs=N             analyze N files in parallel (default: number of cores)\n"
-    "  --verbose                  say what could not be resolved while parsing\n"
-    "  --version                  print the version and exit\n"
-    "  -h, --help                 print this help and exit\n"
-    "\n"
-    "Exit status:\n"
-    "  0  no findings\n"
-    "  1  findings were reported\n"
-    "  2  usage error, or an input that could not be analyzed (unreadable, binary, missing);\n"
-    "     the other inputs are still analyzed and their findings reported\n";
+typedef struct profile {
+  wl_config cfg; /* empty when there is no config */
+  bool has_cfg;
+  char *error;   /* the config could not be read: its files are not analyzed */
+  bool *enabled; /* per rule, command line applied */
+  wl_vec exts;   /* const char*: extensions searched in directories */
+} profile;
 
-static void opts_free(cli_opts *o) {
-  wl_vec_free(&o->paths);
-  wl_vec_free(&o->clang_args);
-  for (size_t i = 0; i < o->owned.n; i++)
-    free(o->owned.v[i]);
-  wl_vec_free(&o->owned);
-  wl_vec_free(&o->exts);
-  free(o->enabled);
-}
+typedef struct job {
+  char *path;  /* as displayed */
+  char *canon; /* canonical */
+  char *error; /* NULL when it can be analyzed */
+  bool skip;   /* excluded, or a duplicate */
+  const profile *prof;
+  const wl_compdb_entry *entry;
+  wl_vec args; /* const char*, borrowed */
+  wl_analyze_opts ao;
+  wl_findings findings;
+} job;
 
-static const char *own(cli_opts *o, char *s) {
-  wl_vec_push(&o->owned, s);
-  return s;
-}
+typedef struct run_ctx {
+  const wl_cli_opts *o;
+  FILE *err;
+  char *cwd; /* canonical */
+  wl_compdb db;
+  bool have_db;
+  wl_vec profiles;  /* profile*: [0] is the no-config profile */
+  wl_vec cfg_paths; /* char*: canonical config path of profiles[i + 1] */
+  char *last_dir;   /* one-entry cache of dir -> profile */
+  profile *last_prof;
+  job *jobs;
+  size_t njobs, cap;
+  wl_vec input_errors; /* char*: path, message, path, ...: config errors for the emitters */
+} run_ctx;
 
-/* "--name=value" or "--name value": returns the value or NULL (and sets *bad). */
-static const char *opt_value(int argc, char **argv, int *i, const char *name, bool *matched) {
-  size_t n = strlen(name);
-  const char *a = argv[*i];
-  *matched = false;
-  if (strncmp(a, name, n) != 0)
-    return NULL;
-  if (a[n] == '=') {
-    *matched = true;
-    return a + n + 1;
+static profile *new_profile(run_ctx *rc, const wl_config *cfg) {
+  const wl_cli_opts *o = rc->o;
+  profile *p = wl_xcalloc(1, sizeof *p);
+  p->enabled = wl_xcalloc(wl_nrules ? wl_nrules : 1, sizeof *p->enabled);
+  for (size_t i = 0; i < wl_nrules; i++) {
+    bool on = true;
+    if (cfg && cfg->rules[i] != WL_RULE_UNSET)
+      on = cfg->rules[i] == WL_RULE_ON;
+    if (o->enable_given)
+      on = o->enable[i];
+    if (o->disable[i])
+      on = false;
+    p->enabled[i] = on;
   }
-  if (a[n] != '\0')
-    return NULL;
-  *matched = true;
-  if (*i + 1 >= argc)
-    return NULL;
-  return argv[++*i];
+  const wl_vec *exts = o->exts.n ? &o->exts : cfg && cfg->extensions.n ? &cfg->extensions : NULL;
+  if (exts) {
+    for (size_t i = 0; i < exts->n; i++)
+      wl_vec_push(&p->exts, exts->v[i]);
+  } else {
+    wl_vec_push(&p->exts, "cu");
+    wl_vec_push(&p->exts, "cuh");
+  }
+  wl_vec_push(&rc->profiles, p);
+  return p;
 }
 
-static bool set_rules(cli_opts *o, const char *list, bool value, bool only, FILE *err) {
-  if (only)
-    for (size_t i = 0; i < wl_nrules; i++)
-      o->enabled[i] = false;
-  char *copy = wl_xstrdup(list);
-  bool ok = true;
-  for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok;
-       tok = strtok_r(NULL, ",", &save)) {
-    const wl_rule *r = wl_rule_find(tok);
-    if (!r) {
-      fprintf(err, "warplint: unknown rule '%s' (see --list-rules)\n", tok);
-      ok = false;
-      continue;
+static void free_profile(profile *p) {
+  if (p->has_cfg || p->error)
+    wl_config_free(&p->cfg);
+  free(p->error);
+  free(p->enabled);
+  wl_vec_free(&p->exts);
+  free(p);
+}
+
+static void add_input_error(run_ctx *rc, const char *path, const char *msg) {
+  wl_vec_push(&rc->input_errors, wl_xstrdup(path));
+  wl_vec_push(&rc->input_errors, wl_xstrdup(msg));
+}
+
+/* The profile of a config file (loaded once). */
+static profile *config_profile(run_ctx *rc, const char *cfg_path) {
+  char *canon = wl_canonical_path(cfg_path);
+  for (size_t i = 0; i < rc->cfg_paths.n; i++)
+    if (strcmp(rc->cfg_paths.v[i], canon) == 0) {
+      free(canon);
+      return rc->profiles.v[i + 1];
     }
-    o->enabled[wl_rule_index(r)] = value;
+  wl_config cfg;
+  wl_buf err;
+  wl_buf_init(&err);
+  bool ok = wl_config_load(cfg_path, &cfg, &err);
+  profile *p = new_profile(rc, ok ? &cfg : NULL);
+  p->cfg = cfg;
+  p->has_cfg = ok;
+  if (!ok) {
+    p->error = wl_buf_detach(&err);
+    fprintf(rc->err, "warplint: error: %s\n", p->error);
+    add_input_error(rc, cfg_path, p->error);
   }
-  free(copy);
-  return ok;
+  wl_buf_free(&err);
+  wl_vec_push(&rc->cfg_paths, canon);
+  return p;
 }
 
-typedef enum { PARSE_RUN, PARSE_EXIT_OK, PARSE_EXIT_USAGE } parse_result;
-
-static parse_result parse_args(int argc, char **argv, cli_opts *o, FILE *out, FILE *err) {
-  o->enabled = wl_xcalloc(wl_nrules, sizeof *o->enabled);
-  for (size_t i = 0; i < wl_nrules; i++)
-    o->enabled[i] = true;
-  o->arch = 75;
-  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-  o->jobs = ncpu > 0 ? ncpu : 1;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    bool m = false;
-    const char *v;
-    if (strcmp(a, "--") == 0) {
-      for (i++; i < argc; i++)
-        wl_vec_push(&o->clang_args, argv[i]);
+/* The profile of the files in a canonical directory: the nearest .warplint
+ * upward, --config, or none. */
+static profile *dir_profile(run_ctx *rc, const char *dir) {
+  if (rc->o->no_config)
+    return rc->profiles.v[0];
+  if (rc->o->config)
+    return config_profile(rc, rc->o->config);
+  if (rc->last_dir && strcmp(rc->last_dir, dir) == 0)
+    return rc->last_prof;
+  profile *found = rc->profiles.v[0];
+  char *d = wl_xstrdup(dir);
+  for (;;) {
+    wl_buf p;
+    wl_buf_init(&p);
+    wl_buf_printf(&p, "%s%s%s", d, strcmp(d, "/") == 0 ? "" : "/", WL_CONFIG_NAME);
+    struct stat st;
+    bool hit = stat(p.data, &st) == 0 && S_ISREG(st.st_mode);
+    if (hit)
+      found = config_profile(rc, p.data);
+    wl_buf_free(&p);
+    if (hit || strcmp(d, "/") == 0)
       break;
-    }
-    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-      fputs(usage_text, out);
-      return PARSE_EXIT_OK;
-    }
-    if (strcmp(a, "--version") == 0) {
-      fprintf(out, "warplint %s\n", WARPLINT_VERSION);
-      return PARSE_EXIT_OK;
-    }
-    if (strcmp(a, "--list-rules") == 0) {
-      for (size_t r = 0; r < wl_nrules; r++)
-        fprintf(out, "%-22s %-8s %s\n", wl_rules[r].id, wl_severity_name(wl_rules[r].severity),
-                wl_rules[r].summary);
-      return PARSE_EXIT_OK;
-    }
-    if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
-      o->verbose = true;
-      continue;
-    }
-    if ((v = opt_value(argc, argv, &i, "--explain", &m)) || m) {
-      if (!v) {
-        fputs("warplint: --explain needs a rule id\n", err);
-        return PARSE_EXIT_USAGE;
-      }
-      const wl_rule *r = wl_rule_find(v);
-      const char *doc = r ? wl_rule_doc_text(r->id) : NULL;
-      if (!r) {
-        fprintf(err, "warplint: unknown rule '%s' (see --list-rules)\n", v);
-        return PARSE_EXIT_USAGE;
-      }
-      if (doc)
-        fputs(doc, out);
-      else
-        fprintf(out, "%s: %s\n", r->id, r->summary);
-      return PARSE_EXIT_OK;
-    }
-    if ((v = opt_value(argc, argv, &i, "--format", &m)) || m) {
-      if (v && strcmp(v, "text") == 0)
-        o->format = FMT_TEXT;
-      else if (v && strcmp(v, "json") == 0)
-        o->format = FMT_JSON;
-      else if (v && strcmp(v, "sarif") == 0)
-        o->format = FMT_SARIF;
-      else {
-        fprintf(err, "warplint: --format must be text, json or sarif\n");
-        return PARSE_EXIT_USAGE;
-      }
-      continue;
-    }
-    if ((v = opt_value(argc, argv, &i, "--color", &m)) || m ||
-        (v = opt_value(argc, argv, &i, "--colour", &m)) || m) {
-      if (v && strcmp(v, "auto") == 0)
-        o->color = COLOR_AUTO;
-      else if (v && strcmp(v, "always") == 0)
-        o->color = COLOR_ALWAYS;
-      else if (v && strcmp(v, "never") == 0)
-        o->color = COLOR_NEVER;
-      else {
-        fprintf(err, "warplint: --color must be auto, always or never\n");
-        return PARSE_EXIT_USAGE;
-      }
-      continue;
-    }
-    if ((v = opt_value(argc, argv, &i, "--cuda-path", &m)) || m) {
-      if (!v) {
-        fputs("warplint: --cuda-path needs a directory\n", err);
-        return PARSE_EXIT_USAGE;
-      }
-      struct stat st;
-      if (stat(v, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        fprintf(err, "warplint: --cuda-path %s: not a directory\n", v);
-        return PARSE_EXIT_USAGE;
-      }
-      o->cuda_path = v;
-      continue;
-    }
-    if ((v = opt_value(argc, argv, &i, "--cuda-arch", &m)) || m ||
-        (v = opt_value(argc, argv, &i, "--arch", &m)) || m) {
-      unsigned arch = wl_parse_arch(v);
-      if (!arch) {
-        fprintf(err, "warplint: invalid --cuda-arch '%s' (expected e.g. sm_75)\n", v ? v : "");
-        return PARSE_EXIT_USAGE;
-      }
-      o->arch = arch;
-      continue;
-    }
-    if ((v = opt_value(argc, argv, &i, "--extensions", &m)) || m) {
-      if (!v || !*v) {
-        fputs("warplint: --extensions needs a list such as cu,cuh\n", err);
-        return PARSE_EXIT_USAGE;
-      }
-      o->exts.n = 0;
-      char *copy = (char *)own(o, wl_xstrdup(v));
-      for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok;
-           tok = strtok_r(NULL, ",", &save))
-        wl_vec_push(&o->exts, tok[0] == '.' ? tok + 1 : tok);
-      continue;
-    }
-    if ((v = opt_value(argc, argv, &i, "--enable", &m)) || m) {
-      if (!v || !set_rules(o, v, true, true, err))
-        return PARSE_EXIT_USAGE;
-      continue;
-    }
-    if ((v = opt_value(argc, argv, &i, "--disable", &m)) || m) {
-      if (!v || !set_rules(o, v, false, false, err))
-        return PARSE_EXIT_USAGE;
-      continue;
-    }
-    if ((v = opt_value(argc, argv, &i, "--jobs", &m)) || m ||
-        (strcmp(a, "-j") == 0 && (m = true) && (v = i + 1 < argc ? argv[++i] : NULL)) ||
-        (strncmp(a, "-j", 2) == 0 && a[2] && (m = true) && (v = a + 2))) {
-      char *end = NULL;
-      long n = v ? strtol(v, &end, 10) : 0;
-      if (!v || *end || n < 1 || n > 1024) {
-        fprintf(err, "warplint: -j needs a number of jobs between 1 and 1024\n");
-        return PARSE_EXIT_USAGE;
-      }
-      o->jobs = n;
-      continue;
-    }
-    if (a[0] == '-' && (a[1] == 'I' || a[1] == 'D' || a[1] == 'U') && a[2] == '\0') {
-      if (i + 1 >= argc) {
-        fprintf(err, "warplint: %s needs an argument\n", a);
-        return PARSE_EXIT_USAGE;
-      }
-      size_t n = strlen(argv[i + 1]) + 3;
-      char *s = wl_xmalloc(n);
-      snprintf(s, n, "-%c%s", a[1], argv[i + 1]);
-      wl_vec_push(&o->clang_args, (void *)own(o, s));
-      i++;
-      continue;
-    }
-    if (a[0] == '-' && (a[1] == 'I' || a[1] == 'D' || a[1] == 'U')) {
-      wl_vec_push(&o->clang_args, (void *)a);
-      continue;
-    }
-    if (a[0] == '-' && a[1] != '\0') {
-      fprintf(err, "warplint: unknown option '%s' (see --help)\n", a);
-      return PARSE_EXIT_USAGE;
-    }
-    wl_vec_push(&o->paths, (void *)a);
+    char *slash = strrchr(d, '/');
+    slash[slash == d ? 1 : 0] = '\0';
   }
-  if (o->exts.n == 0) {
-    wl_vec_push(&o->exts, "cu");
-    wl_vec_push(&o->exts, "cuh");
-  }
-  if (o->paths.n == 0) {
-    fputs("warplint: no input files (see --help)\n", err);
-    return PARSE_EXIT_USAGE;
-  }
-  return PARSE_RUN;
+  free(d);
+  free(rc->last_dir);
+  rc->last_dir = wl_xstrdup(dir);
+  rc->last_prof = found;
+  return found;
+}
+
+static char *dir_of(const char *canon) {
+  char *d = wl_xstrdup(canon);
+  char *slash = strrchr(d, '/');
+  if (slash)
+    slash[slash == d ? 1 : 0] = '\0';
+  return d;
 }
 
 /* ------------------------------------------------------------------------ */
 /* Inputs                                                                   */
 
-typedef struct job {
-  char *path;
-  wl_findings findings;
-  char *error; /* NULL when analyzed */
-} job;
-
-typedef struct job_list {
-  job *v;
-  size_t n, cap;
-} job_list;
-
-static void add_job(job_list *jl, const char *path, const char *error) {
-  if (jl->n == jl->cap) {
-    jl->cap = jl->cap ? jl->cap * 2 : 64;
-    jl->v = wl_xrealloc(jl->v, jl->cap * sizeof *jl->v);
+static job *add_job(run_ctx *rc, const char *path, const char *canon, const char *error) {
+  if (rc->njobs == rc->cap) {
+    rc->cap = rc->cap ? rc->cap * 2 : 64;
+    rc->jobs = wl_xrealloc(rc->jobs, rc->cap * sizeof *rc->jobs);
   }
-  job *j = &jl->v[jl->n++];
+  job *j = &rc->jobs[rc->njobs++];
   memset(j, 0, sizeof *j);
   j->path = wl_xstrdup(path);
+  j->canon = wl_xstrdup(canon ? canon : path);
   wl_findings_init(&j->findings);
   j->error = error ? wl_xstrdup(error) : NULL;
+  return j;
 }
 
 static bool has_ext(const char *name, const wl_vec *exts) {
-  const char *dot = strrchr(name, '.');
+  const char *slash = strrchr(name, '/');
+  const char *dot = strrchr(slash ? slash + 1 : name, '.');
   if (!dot)
     return false;
   for (size_t i = 0; i < exts->n; i++)
@@ -332,18 +199,32 @@ static bool has_ext(const char *name, const wl_vec *exts) {
   return false;
 }
 
+/* A file that will be analyzed if its profile allows: excluded files are
+ * skipped (noted with --verbose), files of a broken config are not analyzed. */
+static void add_file(run_ctx *rc, const char *path, const char *canon, profile *p) {
+  job *j = add_job(rc, path, canon, NULL);
+  j->prof = p;
+  if (p->has_cfg && wl_config_excludes(&p->cfg, canon)) {
+    j->skip = true;
+    if (rc->o->verbose)
+      fprintf(rc->err, "warplint: note: %s: excluded by %s\n", path, p->cfg.path);
+  } else if (p->error) {
+    j->skip = true; /* reported once, with the config */
+  }
+}
+
 static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void walk_dir(const char *dir, const cli_opts *o, job_list *jl, int depth) {
+static void walk_dir(run_ctx *rc, const char *dir, const char *canon_dir, int depth) {
   if (depth > 64)
     return;
   DIR *d = opendir(dir);
   if (!d) {
     char msg[256];
     snprintf(msg, sizeof msg, "cannot open directory: %s", strerror(errno));
-    add_job(jl, dir, msg);
+    add_job(rc, dir, canon_dir, msg);
     return;
   }
   wl_vec names = {0};
@@ -355,43 +236,151 @@ static void walk_dir(const char *dir, const cli_opts *o, job_list *jl, int depth
   }
   closedir(d);
   qsort(names.v, names.n, sizeof *names.v, cmp_str);
+  profile *prof = dir_profile(rc, canon_dir);
   size_t dl = strlen(dir);
   bool slash = dl > 0 && dir[dl - 1] == '/';
   for (size_t i = 0; i < names.n; i++) {
-    wl_buf p;
+    wl_buf p, c;
     wl_buf_init(&p);
+    wl_buf_init(&c);
     wl_buf_printf(&p, "%s%s%s", dir, slash ? "" : "/", (char *)names.v[i]);
+    wl_buf_printf(&c, "%s%s%s", canon_dir, strcmp(canon_dir, "/") == 0 ? "" : "/",
+                  (char *)names.v[i]);
     struct stat st;
     if (stat(p.data, &st) == 0) {
       if (S_ISDIR(st.st_mode)) {
         struct stat lst;
-        if (lstat(p.data, &lst) == 0 && !S_ISLNK(lst.st_mode)) /* no symlink loops */
-          walk_dir(p.data, o, jl, depth + 1);
-      } else if (S_ISREG(st.st_mode) && has_ext(names.v[i], &o->exts)) {
-        add_job(jl, p.data, NULL);
+        bool excluded = prof->has_cfg && wl_config_excludes(&prof->cfg, c.data);
+        if (excluded && rc->o->verbose)
+          fprintf(rc->err, "warplint: note: %s: excluded by %s\n", p.data, prof->cfg.path);
+        if (!excluded && lstat(p.data, &lst) == 0 && !S_ISLNK(lst.st_mode)) /* no symlink loops */
+          walk_dir(rc, p.data, c.data, depth + 1);
+        prof = dir_profile(rc, canon_dir); /* the cache moved on */
+      } else if (S_ISREG(st.st_mode) && has_ext(names.v[i], &prof->exts)) {
+        char *canon = wl_canonical_path(p.data);
+        add_file(rc, p.data, canon, prof);
+        free(canon);
       }
     }
     wl_buf_free(&p);
+    wl_buf_free(&c);
     free(names.v[i]);
   }
   wl_vec_free(&names);
 }
 
-static void collect_inputs(const cli_opts *o, job_list *jl) {
+static void collect_paths(run_ctx *rc) {
+  const wl_cli_opts *o = rc->o;
   for (size_t i = 0; i < o->paths.n; i++) {
     const char *p = o->paths.v[i];
     struct stat st;
     if (stat(p, &st) != 0) {
       char msg[256];
       snprintf(msg, sizeof msg, "cannot access: %s", strerror(errno));
-      add_job(jl, p, msg);
-    } else if (S_ISDIR(st.st_mode)) {
-      walk_dir(p, o, jl, 0);
-    } else if (S_ISREG(st.st_mode)) {
-      add_job(jl, p, NULL); /* named explicitly: analyzed whatever its extension */
-    } else {
-      add_job(jl, p, "not a regular file");
+      add_job(rc, p, NULL, msg);
+      continue;
     }
+    char *canon = wl_canonical_path(p);
+    if (S_ISDIR(st.st_mode)) {
+      walk_dir(rc, p, canon, 0);
+    } else if (S_ISREG(st.st_mode)) {
+      /* named explicitly: analyzed whatever its extension */
+      char *dir = dir_of(canon);
+      add_file(rc, p, canon, dir_profile(rc, dir));
+      free(dir);
+    } else {
+      add_job(rc, p, canon, "not a regular file");
+    }
+    free(canon);
+  }
+}
+
+/* -p without paths: every CUDA file of the database (a -x cu/-x cuda
+ * command, or a file with one of the extensions). */
+static void collect_db(run_ctx *rc) {
+  for (size_t i = 0; i < rc->db.n; i++) {
+    const wl_compdb_entry *e = &rc->db.v[i];
+    char *dir = dir_of(e->file);
+    profile *p = dir_profile(rc, dir);
+    free(dir);
+    bool cuda = e->flags.lang == WL_LANG_CUDA ||
+                (e->flags.lang == WL_LANG_UNKNOWN && has_ext(e->file, &p->exts));
+    if (!cuda)
+      continue;
+    char *shown = wl_relative_path(e->file, rc->cwd);
+    struct stat st;
+    if (stat(e->file, &st) != 0) {
+      char msg[256];
+      snprintf(msg, sizeof msg, "cannot access (listed in the compilation database): %s",
+               strerror(errno));
+      add_job(rc, shown, e->file, msg);
+    } else {
+      add_file(rc, shown, e->file, p);
+    }
+    free(shown);
+  }
+}
+
+static int cmp_job_canon(const void *a, const void *b) {
+  const job *const *x = a, *const *y = b;
+  int c = strcmp((*x)->canon, (*y)->canon);
+  return c ? c : (*x < *y ? -1 : *x > *y);
+}
+
+/* A file reached twice (named and inside a named directory) is analyzed once. */
+static void skip_duplicates(run_ctx *rc) {
+  job **order = wl_xcalloc(rc->njobs ? rc->njobs : 1, sizeof *order);
+  for (size_t i = 0; i < rc->njobs; i++)
+    order[i] = &rc->jobs[i];
+  qsort(order, rc->njobs, sizeof *order, cmp_job_canon);
+  for (size_t i = 1; i < rc->njobs; i++)
+    if (!order[i]->error && !order[i - 1]->error &&
+        strcmp(order[i]->canon, order[i - 1]->canon) == 0)
+      order[i]->skip = true;
+  free(order);
+}
+
+/* The options of each job: compile command, then .warplint, then command line. */
+static void prepare_jobs(run_ctx *rc) {
+  const wl_cli_opts *o = rc->o;
+  for (size_t i = 0; i < rc->njobs; i++) {
+    job *j = &rc->jobs[i];
+    if (j->error || j->skip)
+      continue;
+    j->entry = rc->have_db ? wl_compdb_find(&rc->db, j->canon) : NULL;
+    const wl_config *cfg = j->prof && j->prof->has_cfg ? &j->prof->cfg : NULL;
+    unsigned arch = 75;
+    if (j->entry) {
+      for (size_t k = 0; k < j->entry->flags.args.n; k++)
+        wl_vec_push(&j->args, j->entry->flags.args.v[k]);
+      if (j->entry->flags.arch)
+        arch = j->entry->flags.arch;
+      if (o->verbose)
+        for (size_t k = 0; k < j->entry->flags.notes.n; k++)
+          fprintf(rc->err, "warplint: note: %s: compile command: %s\n", j->path,
+                  (char *)j->entry->flags.notes.v[k]);
+    } else if (rc->have_db && o->verbose) {
+      fprintf(rc->err, "warplint: note: %s: not in the compilation database; default flags\n",
+              j->path);
+    }
+    if (cfg) {
+      for (size_t k = 0; k < cfg->clang_args.n; k++)
+        wl_vec_push(&j->args, cfg->clang_args.v[k]);
+      if (cfg->arch)
+        arch = cfg->arch;
+    }
+    for (size_t k = 0; k < o->clang_args.n; k++)
+      wl_vec_push(&j->args, o->clang_args.v[k]);
+    if (o->arch)
+      arch = o->arch;
+    j->ao.parse.args = (const char *const *)j->args.v;
+    j->ao.parse.nargs = j->args.n;
+    j->ao.parse.cuda_path = o->cuda_path;
+    j->ao.parse.arch = arch;
+    j->ao.parse.verbose = o->verbose;
+    j->ao.enabled = j->prof ? j->prof->enabled : NULL;
+    j->ao.severity = cfg ? cfg->severity : NULL;
+    j->ao.report_unused_suppressions = o->report_unused;
   }
 }
 
@@ -399,18 +388,19 @@ static void collect_inputs(const cli_opts *o, job_list *jl) {
 /* The run                                                                  */
 
 typedef struct run_state {
-  job_list *jobs;
-  const wl_analyze_opts *aopts;
+  run_ctx *rc;
   pthread_mutex_t lock;
   size_t next;
+  size_t done, total;
+  bool progress;
 } run_state;
 
-static void run_job(wl_parser *p, job *j, const wl_analyze_opts *ao) {
-  if (j->error)
+static void run_job(wl_parser *p, job *j) {
+  if (j->error || j->skip)
     return;
   wl_buf err;
   wl_buf_init(&err);
-  wl_parse_status st = wl_analyze_file(p, j->path, NULL, ao, &j->findings, &err);
+  wl_parse_status st = wl_analyze_file(p, j->path, NULL, &j->ao, &j->findings, &err);
   if (st != WL_PARSE_OK)
     j->error = wl_buf_detach(&err);
   wl_buf_free(&err);
@@ -423,43 +413,58 @@ static void *worker(void *arg) {
     pthread_mutex_lock(&rs->lock);
     size_t i = rs->next++;
     pthread_mutex_unlock(&rs->lock);
-    if (i >= rs->jobs->n)
+    if (i >= rs->rc->njobs)
       break;
-    run_job(p, &rs->jobs->v[i], rs->aopts);
+    job *j = &rs->rc->jobs[i];
+    bool counted = !j->skip && !j->error;
+    run_job(p, j);
+    if (rs->progress && counted) {
+      pthread_mutex_lock(&rs->lock);
+      rs->done++;
+      fprintf(rs->rc->err, "\r\033[K[%zu/%zu] %s", rs->done, rs->total, j->path);
+      fflush(rs->rc->err);
+      pthread_mutex_unlock(&rs->lock);
+    }
   }
   wl_parser_free(p);
   return NULL;
 }
 
-static void run_all(job_list *jl, const wl_analyze_opts *ao, long nthreads) {
-  if (nthreads > (long)jl->n)
-    nthreads = (long)jl->n;
+static void run_all(run_ctx *rc, long nthreads) {
+  run_state rs;
+  memset(&rs, 0, sizeof rs);
+  rs.rc = rc;
+  pthread_mutex_init(&rs.lock, NULL);
+  for (size_t i = 0; i < rc->njobs; i++)
+    rs.total += !rc->jobs[i].skip && !rc->jobs[i].error;
+  rs.progress = rs.total > WL_PROGRESS_MIN_FILES && isatty(fileno(rc->err));
+  if (nthreads > (long)rs.total)
+    nthreads = (long)rs.total;
   if (nthreads <= 1) {
-    wl_parser *p = wl_parser_new();
-    for (size_t i = 0; i < jl->n; i++)
-      run_job(p, &jl->v[i], ao);
-    wl_parser_free(p);
-    return;
-  }
-  run_state rs = {jl, ao, PTHREAD_MUTEX_INITIALIZER, 0};
-  pthread_t *t = wl_xcalloc((size_t)nthreads, sizeof *t);
-  long started = 0;
-  for (long i = 0; i < nthreads; i++)
-    if (pthread_create(&t[i], NULL, worker, &rs) == 0)
-      started++;
-    else
-      break;
-  if (started == 0)
     worker(&rs);
-  for (long i = 0; i < started; i++)
-    pthread_join(t[i], NULL);
-  free(t);
+  } else {
+    pthread_t *t = wl_xcalloc((size_t)nthreads, sizeof *t);
+    long started = 0;
+    for (long i = 0; i < nthreads; i++)
+      if (pthread_create(&t[i], NULL, worker, &rs) == 0)
+        started++;
+      else
+        break;
+    if (started == 0)
+      worker(&rs);
+    for (long i = 0; i < started; i++)
+      pthread_join(t[i], NULL);
+    free(t);
+  }
+  if (rs.progress)
+    fputs("\r\033[K", rc->err);
+  pthread_mutex_destroy(&rs.lock);
 }
 
-static bool want_color(color_mode m, FILE *out) {
-  if (m == COLOR_ALWAYS)
+static bool want_color(wl_color_mode m, FILE *out) {
+  if (m == WL_COLOR_ALWAYS)
     return true;
-  if (m == COLOR_NEVER)
+  if (m == WL_COLOR_NEVER)
     return false;
   const char *term = getenv("TERM");
   if (getenv("NO_COLOR") || (term && strcmp(term, "dumb") == 0))
@@ -467,75 +472,268 @@ static bool want_color(color_mode m, FILE *out) {
   return isatty(fileno(out)) != 0;
 }
 
+static void free_ctx(run_ctx *rc) {
+  for (size_t i = 0; i < rc->njobs; i++) {
+    job *j = &rc->jobs[i];
+    free(j->path);
+    free(j->canon);
+    free(j->error);
+    wl_vec_free(&j->args);
+    wl_findings_free(&j->findings);
+  }
+  free(rc->jobs);
+  for (size_t i = 0; i < rc->profiles.n; i++)
+    free_profile(rc->profiles.v[i]);
+  wl_vec_free(&rc->profiles);
+  for (size_t i = 0; i < rc->cfg_paths.n; i++)
+    free(rc->cfg_paths.v[i]);
+  wl_vec_free(&rc->cfg_paths);
+  for (size_t i = 0; i < rc->input_errors.n; i++)
+    free(rc->input_errors.v[i]);
+  wl_vec_free(&rc->input_errors);
+  free(rc->last_dir);
+  free(rc->cwd);
+  if (rc->have_db)
+    wl_compdb_free(&rc->db);
+}
+
+/* Loads what must be valid before anything is analyzed: the compilation
+ * database, --config and --baseline. False: reported, exit 2. */
+static bool load_inputs(run_ctx *rc, wl_baseline *bl, bool *have_bl) {
+  const wl_cli_opts *o = rc->o;
+  wl_buf err;
+  wl_buf_init(&err);
+  bool ok = true;
+  if (o->compdb) {
+    rc->have_db = wl_compdb_load(o->compdb, &rc->db, &err);
+    if (!rc->have_db) {
+      fprintf(rc->err, "warplint: error: %s\n", wl_buf_str(&err));
+      ok = false;
+    } else if (o->verbose && rc->db.duplicates) {
+      fprintf(rc->err,
+              "warplint: note: %s: %zu entr%s for files listed earlier ignored "
+              "(the first entry of each file is used)\n",
+              o->compdb, rc->db.duplicates, rc->db.duplicates == 1 ? "y" : "ies");
+    }
+  }
+  if (ok && o->config) {
+    profile *p = config_profile(rc, o->config);
+    ok = p->error == NULL;
+  }
+  if (ok && o->baseline) {
+    wl_buf_free(&err);
+    *have_bl = wl_baseline_load(o->baseline, bl, &err);
+    if (!*have_bl) {
+      fprintf(rc->err, "warplint: error: %s\n", wl_buf_str(&err));
+      ok = false;
+    }
+  }
+  wl_buf_free(&err);
+  return ok;
+}
+
+/* --fix, --diff and --export-fixes: the automatic fixes of the reported
+ * findings. --fix rewrites the files (atomically) and drops the findings it
+ * fixed from `all`; --diff prints what --fix would change. Returns false when
+ * something could not be written; *changed says whether any file has edits. */
+static bool do_fixes(const wl_cli_opts *o, wl_findings *all, FILE *out, FILE *err, bool *changed) {
+  wl_fix_plan plan;
+  wl_fix_plan_build(&plan, all);
+  bool ok = true;
+  *changed = false;
+  if (o->export_fixes) {
+    char *yaml = NULL;
+    size_t ylen = 0;
+    FILE *m = open_memstream(&yaml, &ylen);
+    bool wrote = m && wl_export_fixes_yaml(m, all, o->paths.n ? o->paths.v[0] : "");
+    if (m)
+      fclose(m);
+    wl_buf e;
+    wl_buf_init(&e);
+    if (!wrote || !wl_write_file_atomic(o->export_fixes, yaml, ylen, &e)) {
+      fprintf(err, "warplint: error: --export-fixes: %s\n",
+              e.len ? wl_buf_str(&e) : "cannot write");
+      ok = false;
+    }
+    wl_buf_free(&e);
+    free(yaml);
+  }
+  size_t nfixed = 0, nfiles = 0;
+  for (size_t i = 0; i < plan.nfiles && (o->fix || o->diff); i++) {
+    const wl_file_fix *ff = &plan.files[i];
+    if (ff->nedits == 0)
+      continue;
+    size_t len = 0;
+    char *text = wl_read_file(ff->file, &len);
+    wl_buf next;
+    wl_buf_init(&next);
+    if (!text || !wl_fix_apply_text(text, len, ff->edits, ff->nedits, &next)) {
+      fprintf(err,
+              "warplint: error: %s: cannot apply the fixes (the file changed or cannot be read)\n",
+              ff->file);
+      ok = false;
+    } else if (o->diff) {
+      wl_buf d;
+      wl_buf_init(&d);
+      wl_unified_diff(ff->file, text, len, ff->edits, ff->nedits, &d);
+      fputs(wl_buf_str(&d), out);
+      wl_buf_free(&d);
+      *changed = true;
+      nfixed += ff->nfindings;
+      nfiles++;
+    } else {
+      wl_buf e;
+      wl_buf_init(&e);
+      if (wl_write_file_atomic(ff->file, next.data ? next.data : "", next.len, &e)) {
+        *changed = true;
+        nfixed += ff->nfindings;
+        nfiles++;
+      } else {
+        fprintf(err, "warplint: error: %s\n", wl_buf_str(&e));
+        ok = false;
+        /* nothing of this file was changed: keep its findings */
+        for (size_t k = 0; k < all->n; k++)
+          if (plan.taken[k] && strcmp(all->v[k].file, ff->file) == 0)
+            plan.taken[k] = false;
+      }
+      wl_buf_free(&e);
+    }
+    wl_buf_free(&next);
+    free(text);
+  }
+  if (o->fix) {
+    size_t w = 0;
+    for (size_t k = 0; k < all->n; k++) {
+      if (plan.taken[k]) {
+        wl_finding_free(&all->v[k]);
+        continue;
+      }
+      all->v[w++] = all->v[k];
+    }
+    all->n = w;
+    fprintf(err, "warplint: fixed %zu finding%s in %zu file%s\n", nfixed, nfixed == 1 ? "" : "s",
+            nfiles, nfiles == 1 ? "" : "s");
+  } else if (o->diff) {
+    fprintf(err, "warplint: %zu finding%s fixable in %zu file%s (--diff changes nothing)\n", nfixed,
+            nfixed == 1 ? "" : "s", nfiles, nfiles == 1 ? "" : "s");
+  }
+  wl_fix_plan_free(&plan);
+  return ok;
+}
+
 int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
-  cli_opts o;
-  memset(&o, 0, sizeof o);
-  parse_result pr = parse_args(argc, argv, &o, out, err);
-  if (pr != PARSE_RUN) {
-    opts_free(&o);
-    return pr == PARSE_EXIT_OK ? WL_EXIT_CLEAN : WL_EXIT_ERROR;
+  wl_cli_opts o;
+  wl_parse_result pr = wl_cli_parse(argc, argv, &o, out, err);
+  if (pr != WL_ARGS_RUN) {
+    wl_cli_opts_free(&o);
+    return pr == WL_ARGS_EXIT_OK ? WL_EXIT_CLEAN : WL_EXIT_ERROR;
   }
 
-  job_list jl = {0};
-  collect_inputs(&o, &jl);
+  run_ctx rc;
+  memset(&rc, 0, sizeof rc);
+  rc.o = &o;
+  rc.err = err;
+  rc.cwd = wl_canonical_path(".");
+  new_profile(&rc, NULL);
+  wl_baseline bl;
+  memset(&bl, 0, sizeof bl);
+  bool have_bl = false;
+  if (!load_inputs(&rc, &bl, &have_bl)) {
+    free_ctx(&rc);
+    wl_cli_opts_free(&o);
+    return WL_EXIT_ERROR;
+  }
 
-  wl_analyze_opts ao;
-  memset(&ao, 0, sizeof ao);
-  ao.parse.args = (const char *const *)o.clang_args.v;
-  ao.parse.nargs = o.clang_args.n;
-  ao.parse.cuda_path = o.cuda_path;
-  ao.parse.arch = o.arch;
-  ao.parse.verbose = o.verbose;
-  ao.enabled = o.enabled;
-  run_all(&jl, &ao, o.jobs);
+  if (o.paths.n == 0)
+    collect_db(&rc);
+  else
+    collect_paths(&rc);
+  skip_duplicates(&rc);
+  prepare_jobs(&rc);
+  run_all(&rc, o.jobs);
 
   wl_findings all;
   wl_findings_init(&all);
-  wl_input_error *errors = wl_xcalloc(jl.n + 1, sizeof *errors);
+  size_t nerr_cfg = rc.input_errors.n / 2;
+  wl_input_error *errors = wl_xcalloc(rc.njobs + nerr_cfg + 1, sizeof *errors);
   size_t nerrors = 0, analyzed = 0;
-  for (size_t i = 0; i < jl.n; i++) {
-    job *j = &jl.v[i];
+  for (size_t i = 0; i < nerr_cfg; i++) {
+    errors[nerrors].path = rc.input_errors.v[2 * i];
+    errors[nerrors].message = rc.input_errors.v[2 * i + 1];
+    nerrors++;
+  }
+  for (size_t i = 0; i < rc.njobs; i++) {
+    job *j = &rc.jobs[i];
     if (j->error) {
       fprintf(err, "warplint: error: %s: %s\n", j->path, j->error);
       errors[nerrors].path = j->path;
       errors[nerrors].message = j->error;
       nerrors++;
-    } else {
+    } else if (!j->skip) {
       analyzed++;
     }
     wl_findings_move(&all, &j->findings);
   }
   wl_findings_sort_dedup(&all);
 
-  char cwd[4096];
-  wl_emit_info info = {
-      WARPLINT_VERSION, getcwd(cwd, sizeof cwd) ? cwd : NULL, errors, nerrors, analyzed, false};
-  int wr;
-  switch (o.format) {
-  case FMT_JSON: wr = wl_emit_json(out, &all, &info); break;
-  case FMT_SARIF: wr = wl_emit_sarif(out, &all, &info); break;
-  default:
-    info.color = want_color(o.color, out);
-    wr = wl_emit_text(out, &all, &info);
-    break;
+  int code;
+  if (o.write_baseline) {
+    wl_buf berr;
+    wl_buf_init(&berr);
+    bool ok = wl_baseline_write(o.write_baseline, &all, &berr);
+    if (ok)
+      fprintf(err, "warplint: %s: %zu finding%s recorded (%zu file%s analyzed)\n", o.write_baseline,
+              all.n, all.n == 1 ? "" : "s", analyzed, analyzed == 1 ? "" : "s");
+    else
+      fprintf(err, "warplint: error: %s\n", wl_buf_str(&berr));
+    wl_buf_free(&berr);
+    code = ok && nerrors == 0 ? WL_EXIT_CLEAN : WL_EXIT_ERROR;
+  } else {
+    size_t in_baseline = have_bl ? wl_baseline_filter(&bl, &all) : 0;
+    wl_emit_info info = {WARPLINT_VERSION, rc.cwd, errors, nerrors, analyzed, false};
+    int wr = 0;
+    bool fixes_ok = true, changed = false;
+    if (o.fix || o.diff || o.export_fixes)
+      fixes_ok = do_fixes(&o, &all, out, err, &changed);
+    if (o.diff)
+      ; /* the diff is the output */
+    else
+      switch (o.format) {
+      case WL_FMT_JSON: wr = wl_emit_json(out, &all, &info); break;
+      case WL_FMT_SARIF: wr = wl_emit_sarif(out, &all, &info); break;
+      default:
+        info.color = want_color(o.color, out);
+        wr = wl_emit_text(out, &all, &info);
+        break;
+      }
+    if (o.format == WL_FMT_TEXT && !o.diff && (all.n > 0 || in_baseline > 0)) {
+      fprintf(err, "%zu finding%s in %zu file%s analyzed", all.n, all.n == 1 ? "" : "s", analyzed,
+              analyzed == 1 ? "" : "s");
+      if (have_bl)
+        fprintf(err, " (%zu more in the baseline)", in_baseline);
+      fputc('\n', err);
+    }
+    if (wr != 0)
+      fputs("warplint: error: could not write the output\n", err);
+    bool failing = false;
+    for (size_t i = 0; i < all.n && !failing; i++)
+      failing = all.v[i].severity >= o.fail_on;
+    if (o.diff)
+      failing = changed;
+    code = nerrors > 0 || wr != 0 || !fixes_ok ? WL_EXIT_ERROR
+           : failing && !o.exit_zero           ? WL_EXIT_FINDINGS
+                                               : WL_EXIT_CLEAN;
   }
-  if (o.format == FMT_TEXT && all.n > 0)
-    fprintf(err, "%zu finding%s in %zu file%s analyzed\n", all.n, all.n == 1 ? "" : "s", analyzed,
-            analyzed == 1 ? "" : "s");
-  if (jl.n == 0)
-    fputs("warplint: warning: no CUDA files found in the given paths\n", err);
+  if (rc.njobs == 0)
+    fputs(o.paths.n ? "warplint: warning: no CUDA files found in the given paths\n"
+                    : "warplint: warning: no CUDA files in the compilation database\n",
+          err);
 
-  int code = nerrors > 0 || wr != 0 ? WL_EXIT_ERROR : all.n > 0 ? WL_EXIT_FINDINGS : WL_EXIT_CLEAN;
-  if (wr != 0)
-    fputs("warplint: error: could not write the output\n", err);
-  for (size_t i = 0; i < jl.n; i++) {
-    free(jl.v[i].path);
-    free(jl.v[i].error);
-    wl_findings_free(&jl.v[i].findings);
-  }
-  free(jl.v);
   free(errors);
   wl_findings_free(&all);
-  opts_free(&o);
+  if (have_bl)
+    wl_baseline_free(&bl);
+  free_ctx(&rc);
+  wl_cli_opts_free(&o);
   return code;
 }

@@ -32,8 +32,11 @@ static int conflict(const wl_file_fix *ff, const wl_edit *e) {
     if (same_edit(o, e))
       return 1;
     unsigned a0 = o->offset, a1 = o->offset + o->length, b0 = e->offset, b1 = e->offset + e->length;
-    bool overlap = (a0 < b1 && b0 < a1) || (a0 == b0 && (o->length == 0 || e->length == 0)) ||
-                   (o->length == 0 && a0 > b0 && a0 < b1) || (e->length == 0 && b0 > a0 && b0 < a1);
+    /* replacements may not share a byte; an insertion may not fall strictly
+     * inside a replacement; insertions at one point are all kept */
+    bool overlap = (o->length && e->length && a0 < b1 && b0 < a1) ||
+                   (!o->length && e->length && a0 > b0 && a0 < b1) ||
+                   (!e->length && o->length && b0 > a0 && b0 < a1);
     if (overlap)
       return -1;
   }
@@ -44,12 +47,15 @@ static int cmp_edit(const void *a, const void *b) {
   const wl_edit *x = a, *y = b;
   if (x->offset != y->offset)
     return x->offset < y->offset ? -1 : 1;
-  /* insertions before replacements at the same offset */
-  return (x->length > y->length) - (x->length < y->length);
+  /* insertions before replacements at the same offset; then by text, for a stable order */
+  if (x->length != y->length)
+    return x->length < y->length ? -1 : 1;
+  return strcmp(x->text, y->text);
 }
 
 void wl_fix_plan_build(wl_fix_plan *plan, const wl_findings *f) {
   memset(plan, 0, sizeof *plan);
+  plan->taken = wl_xcalloc(f->n + 1, sizeof *plan->taken);
   for (size_t i = 0; i < f->n; i++) {
     const wl_finding *fd = &f->v[i];
     if (fd->nedits == 0)
@@ -67,7 +73,22 @@ void wl_fix_plan_build(wl_fix_plan *plan, const wl_findings *f) {
         }
     }
     if (!ok) {
-      plan->skipped++;
+      /* code that another fix replaces as a whole (a deleted function) needs no fix of its own */
+      bool covered = true;
+      for (size_t k = 0; k < fd->nedits && covered; k++) {
+        const wl_file_fix *ff = plan_file(plan, fd->edits[k].file);
+        const wl_edit *e = &fd->edits[k];
+        bool in = false;
+        for (size_t j = 0; j < ff->nedits && !in; j++)
+          in = ff->edits[j].length > 0 && ff->edits[j].offset <= e->offset &&
+               e->offset + e->length <= ff->edits[j].offset + ff->edits[j].length &&
+               !same_edit(&ff->edits[j], e);
+        covered = in;
+      }
+      if (covered)
+        plan->taken[i] = true;
+      else
+        plan->skipped++;
       continue;
     }
     for (size_t k = 0; k < fd->nedits; k++) {
@@ -83,6 +104,7 @@ void wl_fix_plan_build(wl_fix_plan *plan, const wl_findings *f) {
     }
     wl_file_fix *ff = plan_file(plan, fd->edits[0].file);
     ff->nfindings++;
+    plan->taken[i] = true;
   }
   for (size_t i = 0; i < plan->nfiles; i++)
     if (plan->files[i].nedits > 1)
@@ -100,6 +122,7 @@ void wl_fix_plan_free(wl_fix_plan *plan) {
     free(ff->file);
   }
   free(plan->files);
+  free(plan->taken);
   memset(plan, 0, sizeof *plan);
 }
 
@@ -120,8 +143,13 @@ bool wl_fix_apply_text(const char *text, size_t len, const wl_edit *edits, size_
 bool wl_write_file_atomic(const char *path, const char *data, size_t len, wl_buf *err) {
   struct stat st;
   if (stat(path, &st) != 0) {
-    wl_buf_printf(err, "cannot stat %s: %s", path, strerror(errno));
-    return false;
+    if (errno != ENOENT) {
+      wl_buf_printf(err, "cannot stat %s: %s", path, strerror(errno));
+      return false;
+    }
+    mode_t um = umask(0);
+    umask(um);
+    st.st_mode = 0666 & ~um;
   }
   size_t n = strlen(path) + 32;
   char *tmp = wl_xmalloc(n);
@@ -224,71 +252,85 @@ static size_t count_lines(const char *t, size_t len) {
   return n + (len > 0 && t[len - 1] != '\n');
 }
 
+/* Lines [first, last] changed by edits [e0, e1) (edits on the same line merged). */
+typedef struct span {
+  size_t first, last, e0, e1;
+} span;
+
+static size_t edit_last_line(const lines *L, const wl_edit *e) {
+  size_t end = e->offset + e->length;
+  return line_of(L, e->length > 0 ? end - 1 : e->offset);
+}
+
 bool wl_unified_diff(const char *path, const char *old, size_t oldlen, const wl_edit *edits,
                      size_t n, wl_buf *out) {
   if (n == 0)
     return true;
   lines L;
   split_lines(old, oldlen, &L);
+  if (L.n == 0) { /* an empty file: one empty line to hang the edits on */
+    L.start[0] = 0;
+    L.start[1] = 0;
+    L.n = 1;
+  }
+  span *sp = wl_xmalloc(n * sizeof *sp);
+  size_t ns = 0;
+  for (size_t i = 0; i < n; i++) {
+    size_t fl = line_of(&L, edits[i].offset), ll = edit_last_line(&L, &edits[i]);
+    if (ns && fl <= sp[ns - 1].last) {
+      if (ll > sp[ns - 1].last)
+        sp[ns - 1].last = ll;
+      sp[ns - 1].e1 = i + 1;
+    } else {
+      sp[ns++] = (span){fl, ll, i, i + 1};
+    }
+  }
   const size_t ctx = 3;
-  wl_buf_printf(out, "--- a/%s\n+++ b/%s\n", path, path);
-  long delta = 0; /* new line numbers minus old ones so far */
-  size_t i = 0;
   bool ok = true;
-  while (i < n && ok) {
-    /* a group of edits whose changed lines are within 2*ctx of each other */
-    size_t first_line = line_of(&L, edits[i].offset);
-    size_t last_line = line_of(&L, edits[i].offset + edits[i].length -
-                                       (edits[i].length > 0 && edits[i].offset + edits[i].length > 0));
-    size_t j = i + 1;
-    while (j < n) {
-      size_t fl = line_of(&L, edits[j].offset);
-      if (fl > last_line + 2 * ctx)
-        break;
-      size_t ll = line_of(&L, edits[j].offset + edits[j].length - (edits[j].length > 0));
-      if (ll > last_line)
-        last_line = ll;
-      j++;
-    }
-    if (L.n == 0) {
-      first_line = last_line = 0;
-    }
-    size_t region_b = L.n ? L.start[first_line] : 0;
-    size_t region_e = L.n ? L.start[last_line + 1 <= L.n ? last_line + 1 : L.n] : 0;
-    /* the new text of the changed lines */
-    wl_buf nb;
-    wl_buf_init(&nb);
-    size_t pos = region_b;
-    for (size_t k = i; k < j; k++) {
-      if (edits[k].offset < pos || edits[k].offset + edits[k].length > region_e) {
-        ok = false;
-        break;
+  long delta = 0; /* new line numbers minus old ones so far */
+  wl_buf_printf(out, "--- a/%s\n+++ b/%s\n", path, path);
+  for (size_t h = 0; h < ns && ok;) {
+    size_t h1 = h + 1; /* spans [h, h1) form one hunk */
+    while (h1 < ns && sp[h1].first <= sp[h1 - 1].last + 1 + 2 * ctx)
+      h1++;
+    size_t ctx_b = sp[h].first >= ctx ? sp[h].first - ctx : 0;
+    size_t ctx_e = sp[h1 - 1].last + 1 + ctx <= L.n ? sp[h1 - 1].last + 1 + ctx : L.n;
+    wl_buf body;
+    wl_buf_init(&body);
+    size_t old_count = ctx_e - ctx_b, new_count = old_count;
+    size_t line = ctx_b;
+    for (size_t k = h; k < h1 && ok; k++) {
+      emit_lines(&body, ' ', old + L.start[line], L.start[sp[k].first] - L.start[line]);
+      size_t rb = L.start[sp[k].first], re = L.start[sp[k].last + 1];
+      wl_buf nb;
+      wl_buf_init(&nb);
+      size_t pos = rb;
+      for (size_t e = sp[k].e0; e < sp[k].e1; e++) {
+        if (edits[e].offset < pos || edits[e].offset + edits[e].length > re) {
+          ok = false;
+          break;
+        }
+        wl_buf_add(&nb, old + pos, edits[e].offset - pos);
+        wl_buf_puts(&nb, edits[e].text);
+        pos = edits[e].offset + edits[e].length;
       }
-      wl_buf_add(&nb, old + pos, edits[k].offset - pos);
-      wl_buf_puts(&nb, edits[k].text);
-      pos = edits[k].offset + edits[k].length;
-    }
-    if (!ok) {
+      wl_buf_add(&nb, old + pos, re - pos);
+      emit_lines(&body, '-', old + rb, re - rb);
+      emit_lines(&body, '+', wl_buf_str(&nb), nb.len);
+      size_t removed = sp[k].last + 1 - sp[k].first, added = count_lines(wl_buf_str(&nb), nb.len);
+      new_count = new_count - removed + added;
       wl_buf_free(&nb);
-      break;
+      line = sp[k].last + 1;
     }
-    wl_buf_add(&nb, old + pos, region_e - pos);
-    size_t ctx_b = first_line >= ctx ? first_line - ctx : 0;
-    size_t ctx_e = last_line + 1 + ctx <= L.n ? last_line + 1 + ctx : L.n;
-    size_t old_count = ctx_e - ctx_b;
-    size_t changed_old = last_line + 1 - first_line;
-    size_t new_changed = count_lines(wl_buf_str(&nb), nb.len);
-    size_t new_count = old_count - changed_old + new_changed;
+    emit_lines(&body, ' ', old + L.start[line], L.start[ctx_e] - L.start[line]);
     wl_buf_printf(out, "@@ -%zu,%zu +%ld,%zu @@\n", old_count ? ctx_b + 1 : ctx_b, old_count,
                   (long)(new_count ? ctx_b + 1 : ctx_b) + delta, new_count);
-    emit_lines(out, ' ', old + L.start[ctx_b], L.start[first_line] - L.start[ctx_b]);
-    emit_lines(out, '-', old + region_b, region_e - region_b);
-    emit_lines(out, '+', wl_buf_str(&nb), nb.len);
-    emit_lines(out, ' ', old + region_e, L.start[ctx_e] - region_e);
-    delta += (long)new_changed - (long)changed_old;
-    wl_buf_free(&nb);
-    i = j;
+    wl_buf_add(out, wl_buf_str(&body), body.len);
+    delta += (long)new_count - (long)old_count;
+    wl_buf_free(&body);
+    h = h1;
   }
+  free(sp);
   free(L.start);
   return ok;
 }
@@ -329,7 +371,9 @@ bool wl_export_fixes_yaml(FILE *out, const wl_findings *f, const char *main_file
       fputs("\n", out);
     }
     fprintf(out, "    Level: %s\n",
-            fd->severity == WL_SEV_ERROR ? "Error" : fd->severity == WL_SEV_NOTE ? "Remark" : "Warning");
+            fd->severity == WL_SEV_ERROR  ? "Error"
+            : fd->severity == WL_SEV_NOTE ? "Remark"
+                                          : "Warning");
   }
   fputs("...\n", out);
   return fflush(out) == 0 && !ferror(out);

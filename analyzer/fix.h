@@ -21,6 +21,7 @@ typedef struct wl_file_fix {
 typedef struct wl_fix_plan {
   wl_file_fix *files;
   size_t nfiles;
+  bool *taken;    /* per finding of the list the plan was built from: its fix was taken */
   size_t skipped; /* fixable findings left out because their edits overlapped taken ones */
 } wl_fix_plan;
 
@@ -34,8 +35,8 @@ void wl_fix_plan_free(wl_fix_plan *plan);
 bool wl_fix_apply_text(const char *text, size_t len, const wl_edit *edits, size_t n, wl_buf *out);
 
 /* Replaces the file's contents atomically: a temporary file in the same
- * directory, the original permissions, fsync, rename. On failure the original
- * is untouched and err says why. */
+ * directory, the original permissions (a new file: 0666 less the umask),
+ * fsync, rename. On failure the original is untouched and err says why. */
 bool wl_write_file_atomic(const char *path, const char *data, size_t len, wl_buf *err);
 
 /* Unified diff (--- a/path +++ b/path, 3 lines of context) of applying the

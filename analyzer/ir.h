@@ -177,10 +177,10 @@ struct wl_stmt {
   unsigned nkids;
   wl_var **vars;
   unsigned nvars;
-  const char *name;     /* LABEL/GOTO */
-  const char *asm_text; /* ASM */
-  wl_range asm_range;   /* ASM: range of the first template string */
-  wl_range *asm_pieces; /* ASM: range of each template string literal, in order */
+  const char *name;          /* LABEL/GOTO */
+  const char *asm_text;      /* ASM */
+  wl_range asm_range;        /* ASM: range of the first template string */
+  wl_range *asm_pieces;      /* ASM: range of each template string literal, in order */
   unsigned *asm_piece_start; /* ASM: offset in asm_text where each piece starts */
   unsigned nasm_pieces;
 };

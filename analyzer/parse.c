@@ -383,10 +383,16 @@ static wl_var *lower_var(lower_ctx *L, CXCursor c, unsigned extra_flags) {
     else if (ck == CXCursor_CUDADeviceAttr)
       v->flags |= WL_V_DEVICE;
   }
-  /* initializer: the last expression child of a variable (not of a parameter's default) */
-  if (kind == CXCursor_VarDecl && k.n > 0 && is_expr_kind(clang_getCursorKind(k.v[k.n - 1]))) {
+  /* initializer: the last expression child of a variable; a parameter's default argument */
+  CXCursor init = clang_getNullCursor();
+  if (kind == CXCursor_VarDecl)
+    init = clang_Cursor_getVarDeclInitializer(c); /* not an array extent */
+  else if (kind == CXCursor_ParmDecl && !(v->type & WL_T_ARRAY) && k.n > 0 &&
+           is_expr_kind(clang_getCursorKind(k.v[k.n - 1])))
+    init = k.v[k.n - 1];
+  if (!clang_Cursor_isNull(init) && is_expr_kind(clang_getCursorKind(init))) {
     wl_func *saved = L->cur_func;
-    v->init = lower_expr(L, k.v[k.n - 1]);
+    v->init = lower_expr(L, init);
     L->cur_func = saved;
   }
   free(k.v);
@@ -549,6 +555,16 @@ static wl_expr *lower_call(lower_ctx *L, CXCursor c) {
   /* the callee: the first child that is not an argument */
   if (k.n > 0 && (n < 0 || (unsigned)n < k.n)) {
     CXCursor callee = k.v[0];
+    /* look through the implicit function-to-pointer conversion */
+    while (clang_getCursorKind(callee) == CXCursor_UnexposedExpr) {
+      kids ck = children(callee);
+      bool one = ck.n == 1;
+      if (one)
+        callee = ck.v[0];
+      free(ck.v);
+      if (!one)
+        break;
+    }
     if (is_expr_kind(clang_getCursorKind(callee)))
       e->callee_expr = lower_expr(L, callee);
   }
@@ -570,8 +586,10 @@ static wl_expr *lower_call(lower_ctx *L, CXCursor c) {
     if (clang_Cursor_isNull(a))
       continue;
     wl_expr *ae = lower_expr(L, a);
-    /* default arguments do not appear in the source of the call */
-    if (!within(e->range, ae->range) && !ae->macro && !e->macro)
+    /* default arguments do not appear in the source of the call: their
+     * (expansion) location is the declaration's, not inside the call */
+    if (e->macro || ae->macro ? ae->range.begin.file != e->range.begin.file
+                              : !within(e->range, ae->range))
       break;
     tmp[na++] = ae;
   }
@@ -773,7 +791,7 @@ static wl_expr *lower_expr(lower_ctx *L, CXCursor c) {
     for (unsigned i = 0; i < k.n; i++)
       if (is_expr_kind(clang_getCursorKind(k.v[i])))
         nexpr++, last = i;
-    if (k.n >= 1 && kind == CXCursor_UnexposedExpr)
+    if (k.n >= 2 && kind == CXCursor_UnexposedExpr)
       e = lower_unresolved(L, c, &k);
     if (!e && nexpr == 1 && k.n == 1 && kind == CXCursor_UnexposedExpr)
       e = lower_expr(L, k.v[last]); /* implicit casts and other wrappers */

@@ -3,8 +3,11 @@
  * and inline PTX shfl/vote without .sync. */
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
+#include "mask_fix.h"
 #include "rules.h"
 
 #define RULE "legacy-intrinsic"
@@ -34,7 +37,63 @@ static const legacy_name *find_legacy(const char *name) {
   return NULL;
 }
 
-static void report_call(wl_rule_ctx *ctx, const wl_expr *e, const legacy_name *ln) {
+/* The fix: `__shfl_down(v, d)` becomes `__shfl_down_sync(MASK, v, d)` with the
+ * mask the lane analysis proves right (mask_fix.c); otherwise a suggestion. */
+static bool fix_call(wl_mask_fixer *mf, wl_finding *fd, const wl_expr *e, const legacy_name *ln) {
+  wl_rule_ctx *ctx = mf->ctx;
+  const wl_tu *tu = ctx->tu;
+  const char *why = NULL;
+  size_t nl = strlen(ln->name);
+  size_t at = e->loc.offset, paren = at + nl;
+  while (paren < tu->source_len && (tu->source[paren] == ' ' || tu->source[paren] == '\t'))
+    paren++;
+  char mask[64] = "mask";
+  wl_range hoist_at;
+  char *hoist = NULL;
+  wl_mask_choice c = WL_MASK_NONE;
+  if (e->macro)
+    why = "the call comes from a macro";
+  else if (!wl_tu_in_main(tu, e->loc) || at + nl > tu->source_len ||
+           strncmp(tu->source + at, ln->name, nl) != 0 || paren >= tu->source_len ||
+           tu->source[paren] != '(')
+    why = "the call is not spelled plainly in this file";
+  else
+    c = wl_choose_mask(mf, e, mask, sizeof mask, &hoist_at, &hoist, &why);
+  if (c != WL_MASK_NONE) {
+    wl_range name = {e->loc, e->loc}, open = {e->loc, e->loc};
+    name.end.offset = (unsigned)(at + nl);
+    name.end.col = e->loc.col + (unsigned)nl;
+    open.begin.offset = open.end.offset = (unsigned)(paren + 1);
+    char repl[64], ins[80];
+    snprintf(repl, sizeof repl, "%s", ln->replacement);
+    snprintf(ins, sizeof ins, "%s, ", mask);
+    bool ok = (!hoist || wl_fix_replace(ctx, fd, hoist_at, hoist)) &&
+              wl_fix_replace(ctx, fd, name, repl) && wl_fix_replace(ctx, fd, open, ins);
+    if (!ok) {
+      wl_fix_clear(fd);
+      why = "the parser reported errors where the edit would go";
+    }
+  }
+  free(hoist);
+  if (why && fd) {
+    wl_buf b;
+    wl_buf_init(&b);
+    wl_buf_printf(&b,
+                  "unsigned mask = __ballot_sync(0xffffffff, <condition under which lanes get "
+                  "here>); // before the branch\n%s(mask, ...)",
+                  ln->replacement);
+    fd->suggestion = wl_buf_detach(&b);
+    char note[256];
+    snprintf(note, sizeof note,
+             "no automatic fix: %s; compute the mask before the branch (see --explain %s)", why,
+             RULE);
+    wl_finding_add_note(fd, fd->file, fd->line, fd->col, note); /* once for all expansions */
+  }
+  return fd && fd->nedits > 0;
+}
+
+static bool report_call(wl_mask_fixer *mf, const wl_expr *e, const legacy_name *ln) {
+  wl_rule_ctx *ctx = mf->ctx;
   wl_finding *fd;
   if (!e->callee_in_prelude && e->callee_usr && *e->callee_usr) {
     fd = wl_report_expr(ctx, RULE, e,
@@ -56,7 +115,7 @@ static void report_call(wl_rule_ctx *ctx, const wl_expr *e, const legacy_name *l
                         "longer accepts -arch=compute_60)",
                         ln->name, ln->replacement, ln->name);
   }
-  (void)fd;
+  return fd && fix_call(mf, fd, e, ln);
 }
 
 /* Finds PTX shfl/vote instructions without .sync in an asm template. */
@@ -66,8 +125,9 @@ static void check_asm(wl_rule_ctx *ctx, const wl_stmt *s) {
     return;
   for (const char *p = t; *p; p++) {
     /* an instruction starts the text, or follows a separator or an escape such as \n\t */
-    bool boundary = p == t || (p - t >= 2 && p[-2] == '\\') ||
-                    !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.' || p[-1] == '%');
+    bool boundary =
+        p == t || (p - t >= 2 && p[-2] == '\\') ||
+        !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.' || p[-1] == '%');
     if (!boundary)
       continue;
     size_t kw = strncmp(p, "shfl.", 5) == 0 ? 4 : strncmp(p, "vote.", 5) == 0 ? 4 : 0;
@@ -93,9 +153,14 @@ static void check_asm(wl_rule_ctx *ctx, const wl_stmt *s) {
   }
 }
 
+typedef struct li_state {
+  wl_mask_fixer *mf;
+  wl_vec unfixed_callees; /* user functions with a legacy name that have a call left unfixed */
+} li_state;
+
 static bool visit_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
   (void)in;
-  wl_rule_ctx *ctx = ud;
+  li_state *st = ud;
   if (e->kind != WL_E_CALL)
     return true;
   const legacy_name *ln = find_legacy(e->name);
@@ -104,21 +169,80 @@ static bool visit_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
   /* obj.__any(...) or a member function of that name is not the intrinsic */
   if (e->callee_is_method || (e->callee_expr && e->callee_expr->kind == WL_E_MEMBER))
     return true;
-  report_call(ctx, e, ln);
+  if (!report_call(st->mf, e, ln) && e->callee)
+    wl_vec_push(&st->unfixed_callees, e->callee);
   return true;
 }
 
 static bool visit_stmt(const wl_stmt *s, void *ud) {
   if (s->kind == WL_S_ASM)
-    check_asm(ud, s);
+    check_asm(((li_state *)ud)->mf->ctx, s);
   return true;
 }
 
+/* Full lines [first, last] holding the range when nothing else shares them. */
+static bool whole_lines(const wl_tu *tu, wl_range r, wl_range *out) {
+  size_t b = r.begin.offset, e = r.end.offset;
+  if (e > tu->source_len || b > e)
+    return false;
+  while (b > 0 && (tu->source[b - 1] == ' ' || tu->source[b - 1] == '\t'))
+    b--;
+  if (b > 0 && tu->source[b - 1] != '\n')
+    return false;
+  while (e < tu->source_len &&
+         (tu->source[e] == ' ' || tu->source[e] == '\t' || tu->source[e] == '\r'))
+    e++;
+  if (e < tu->source_len && tu->source[e] != '\n')
+    return false;
+  if (e < tu->source_len)
+    e++;
+  *out = r;
+  out->begin.offset = (unsigned)b;
+  out->end.offset = (unsigned)e;
+  return true;
+}
+
+/* A user definition of a legacy name (the hand-made double overload): CUDA 9+
+ * headers define these names themselves for the host pass, so nvcc rejects it
+ * as a redefinition, and the _sync forms take double natively. */
+static void report_definition(li_state *st, const wl_func *f, const legacy_name *ln) {
+  wl_rule_ctx *ctx = st->mf->ctx;
+  wl_range at = {f->loc, f->loc};
+  wl_finding *fd = wl_report_range(
+      ctx, RULE, at, NULL,
+      "'%s' defined here: a hand-made overload of a legacy warp intrinsic, which nvcc 9+ rejects "
+      "as a redefinition (its headers define the legacy names, double included); '%s(mask, ...)' "
+      "takes double natively: delete this overload and call it",
+      ln->name, ln->replacement);
+  if (!fd)
+    return;
+  bool unfixed = false;
+  for (size_t i = 0; i < st->unfixed_callees.n; i++)
+    unfixed = unfixed || st->unfixed_callees.v[i] == f;
+  wl_range del;
+  if (unfixed)
+    wl_note_at(ctx, fd, f->loc,
+               "no automatic fix: some calls of it could not be fixed automatically");
+  else if (!whole_lines(ctx->tu, f->range, &del) || !wl_fix_replace(ctx, fd, del, ""))
+    wl_note_at(ctx, fd, f->loc,
+               "no automatic fix: the definition shares its lines with other code");
+}
+
 void wl_rule_legacy_intrinsic(wl_rule_ctx *ctx) {
-  wl_visitor v = {visit_stmt, visit_expr, ctx, false};
+  li_state *st = wl_xcalloc(1, sizeof *st);
+  st->mf = wl_mask_fixer_of(ctx);
+  wl_visitor v = {visit_stmt, visit_expr, st, false};
   for (unsigned i = 0; i < ctx->tu->nfuncs; i++) {
     const wl_func *f = ctx->tu->funcs[i];
     wl_walk_stmt(f->body, &v);
     /* default arguments and member initializers are not walked: they hold no calls we report */
   }
+  for (unsigned i = 0; i < ctx->tu->nfuncs; i++) {
+    const wl_func *f = ctx->tu->funcs[i];
+    const legacy_name *ln = find_legacy(f->name);
+    if (ln && !(f->flags & (WL_F_METHOD | WL_F_LAMBDA)) && f->body)
+      report_definition(st, f, ln);
+  }
+  wl_vec_free(&st->unfixed_callees);
+  free(st);
 }

@@ -1,4 +1,5 @@
-/* check_main.c - the one Check runner: every suite of suites.def, or those named on the command line. */
+/* check_main.c - the one Check runner: every suite of suites.def, or those named on the command
+ * line. */
 #include <check.h>
 #include <stdbool.h>
 #include <stdio.h>

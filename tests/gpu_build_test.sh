@@ -1,6 +1,7 @@
 #!/bin/sh
 # When nvcc is present: every GPU fixture's fixed kernel builds for sm_90 (with
-# its harness), and the legacy-intrinsic bad kernels fail to build. Skipped
+# its harness), the legacy-intrinsic bad kernels fail to build, and every
+# fixtures/<rule>/*.fixed golden (--fix output) builds. Skipped
 # (exit 77, ctest's SKIP) when nvcc is absent.
 # Usage: gpu_build_test.sh <source-dir>
 set -u
@@ -31,6 +32,18 @@ for bad in legacy-intrinsic/bad*.cu; do
     fails=$((fails + 1))
   else
     echo "ok: $bad fails to build: $(grep -m1 -E 'error|Instruction' "$T/bad.log")"
+  fi
+done
+# every golden fixed fixture (fixtures/<rule>/*.fixed, the output of --fix) builds for sm_90
+cd "$SRC/fixtures" || exit 1
+for fixed in */*.fixed; do
+  [ -f "$fixed" ] || continue
+  cp "$fixed" "$T/fixed.cu"
+  if "$NVCC" -arch=sm_90 -std=c++17 -c -o "$T/fixed.o" "$T/fixed.cu" >"$T/fixed.log" 2>&1; then
+    echo "ok: $fixed builds for sm_90"
+  else
+    echo "FAIL: $fixed does not build for sm_90:"; sed 's/^/    /' "$T/fixed.log" | head -10
+    fails=$((fails + 1))
   fi
 done
 [ "$fails" -eq 0 ]

@@ -26,7 +26,7 @@
 #define BALLOT_LINE "  r = __ballot(p);"
 #define ABS_PATH "/abs/d\xC3\xAFr/k.cu"
 #define SUGGESTION                                                                                 \
-  "r = __any_sync(__activemask(), p);\n// or, when the whole warp is known to be here:\n"         \
+  "r = __any_sync(__activemask(), p);\n// or, when the whole warp is known to be here:\n"          \
   "r = __any_sync(0xffffffff, p);"
 
 typedef int (*emit_fn)(FILE *, const wl_findings *, const wl_emit_info *);
@@ -60,8 +60,9 @@ static void build(wl_findings *f, unsigned shift) {
   wl_finding_add_note(fd, "src/a b.cu", 1 + shift, 17, "in kernel 'reduce' declared here");
   wl_finding_add_edit(fd, "src/a b.cu", fd->offset, 12, "__shfl_down_sync(0xffffffff, ");
 
-  fd = wl_findings_add(f, RULE, WL_SEV_ERROR, "src/a b.cu", 7 + shift, 30, 7 + shift, 35,
-                       "'__any' is removed for sm_70+ and the lanes reaching it depend on the lane");
+  fd =
+      wl_findings_add(f, RULE, WL_SEV_ERROR, "src/a b.cu", 7 + shift, 30, 7 + shift, 35,
+                      "'__any' is removed for sm_70+ and the lanes reaching it depend on the lane");
   wl_finding_set_line_text(fd, UTF8_LINE, strlen(UTF8_LINE));
   fd->offset = 120 + 29 + bytes;
   wl_finding_add_note(fd, "include/warp.h", 2, 5, "called from a branch on (threadIdx.x % 2)");
@@ -252,7 +253,8 @@ START_TEST(test_text_shape) {
                       "'__shfl_down_sync' [legacy-intrinsic]\n" TAB_LINE "\n") != NULL);
   /* the tab is kept before the caret; 11 flagged bytes */
   char *caret = line_after(s, TAB_LINE);
-  ck_assert_str_eq(caret, "\t        ^" "~~~~~~~~~~"); /* ^ and 10 ~ */
+  ck_assert_str_eq(caret, "\t        ^"
+                          "~~~~~~~~~~"); /* ^ and 10 ~ */
   free(caret);
   /* non-ASCII: one column per code point */
   caret = line_after(s, UTF8_LINE);
@@ -263,7 +265,7 @@ START_TEST(test_text_shape) {
   ck_assert_str_eq(caret, "    ^");
   free(caret);
   ck_assert(strstr(s, ABS_PATH ":12:5: note: this region is reached by half a warp "
-                      "[legacy-intrinsic]\n") != NULL);
+                               "[legacy-intrinsic]\n") != NULL);
   ck_assert(strstr(s, "src/a b.cu:7:30: error: ") != NULL);
   ck_assert(strstr(s, "\nsrc/a b.cu:1:17: note: in kernel 'reduce' declared here\n") != NULL);
   ck_assert(strstr(s, "\nnote: suggested replacement:\n"
@@ -279,10 +281,13 @@ END_TEST
 
 START_TEST(test_text_color) {
   char *s = emit_fixture(wl_emit_text, true);
-  ck_assert(strstr(s, "\033[1msrc/a b.cu:3:10: \033[0m\033[0;1;35mwarning: \033[0m\033[1m") != NULL);
+  ck_assert(strstr(s, "\033[1msrc/a b.cu:3:10: \033[0m\033[0;1;35mwarning: \033[0m\033[1m") !=
+            NULL);
   ck_assert(strstr(s, "\033[0;1;31merror: ") != NULL);
   ck_assert(strstr(s, "\033[0;1;36mnote: ") != NULL);
-  ck_assert(strstr(s, "\033[0;1;32m^" "~~~~~~~~~~" "\033[0m") != NULL);
+  ck_assert(strstr(s, "\033[0;1;32m^"
+                      "~~~~~~~~~~"
+                      "\033[0m") != NULL);
   /* the source line itself is never coloured */
   ck_assert(strstr(s, "\n" TAB_LINE "\n") != NULL);
   free(s);

@@ -13,7 +13,8 @@ Suite *wl_suite_fix(void);
 
 static wl_finding *fixable(wl_findings *f, unsigned line, unsigned off, unsigned len,
                            const char *text) {
-  wl_finding *fd = wl_findings_add(f, "legacy-intrinsic", WL_SEV_WARNING, "k.cu", line, 1, line, 2, "m");
+  wl_finding *fd =
+      wl_findings_add(f, "legacy-intrinsic", WL_SEV_WARNING, "k.cu", line, 1, line, 2, "m");
   wl_finding_add_edit(fd, "k.cu", off, len, text);
   return fd;
 }
@@ -22,9 +23,11 @@ START_TEST(test_plan_skips_overlaps_and_merges_duplicates) {
   wl_findings f;
   wl_findings_init(&f);
   fixable(&f, 1, 10, 5, "AAAAA");
-  fixable(&f, 1, 12, 2, "B");   /* overlaps the first: skipped */
-  fixable(&f, 2, 30, 0, "ins"); /* insertion */
-  fixable(&f, 2, 30, 0, "ins"); /* identical edit from another finding: taken once */
+  fixable(&f, 1, 12, 5, "B");    /* overlaps the first and goes past it: skipped */
+  fixable(&f, 2, 30, 0, "ins");  /* insertion */
+  fixable(&f, 2, 30, 0, "ins");  /* identical edit from another finding: taken once */
+  fixable(&f, 2, 30, 0, "ins2"); /* another insertion at the same point: kept */
+  fixable(&f, 1, 11, 0, "in");   /* inside code the first one replaces: covered by it */
   wl_finding *two = fixable(&f, 3, 40, 1, "x");
   wl_finding_add_edit(two, "k.cu", 5, 0, "y"); /* a finding with two edits, unsorted */
   wl_findings_add(&f, "legacy-intrinsic", WL_SEV_WARNING, "k.cu", 4, 1, 4, 2, "no fix");
@@ -32,12 +35,15 @@ START_TEST(test_plan_skips_overlaps_and_merges_duplicates) {
   wl_fix_plan_build(&plan, &f);
   ck_assert_uint_eq(plan.nfiles, 1);
   ck_assert_uint_eq(plan.skipped, 1);
-  ck_assert_uint_eq(plan.files[0].nfindings, 4);
-  ck_assert_uint_eq(plan.files[0].nedits, 4);
+  ck_assert(plan.taken[0] && !plan.taken[1] && plan.taken[5] && !plan.taken[8]);
+  ck_assert_uint_eq(plan.files[0].nfindings, 5);
+  ck_assert_uint_eq(plan.files[0].nedits, 5);
   ck_assert_uint_eq(plan.files[0].edits[0].offset, 5);
   ck_assert_uint_eq(plan.files[0].edits[1].offset, 10);
   ck_assert_uint_eq(plan.files[0].edits[2].offset, 30);
-  ck_assert_uint_eq(plan.files[0].edits[3].offset, 40);
+  ck_assert_str_eq(plan.files[0].edits[2].text, "ins");
+  ck_assert_str_eq(plan.files[0].edits[3].text, "ins2");
+  ck_assert_uint_eq(plan.files[0].edits[4].offset, 40);
   wl_fix_plan_free(&plan);
   wl_findings_free(&f);
 }

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analyze.h"
+#include "fix.h"
 #include "fixture_util.h"
 #include "rules.h"
 
@@ -167,8 +169,9 @@ START_TEST(test_rule_completeness) {
     }
     free(names);
     if (firing == 0 || clean == 0) {
-      wl_buf_printf(&report, "fixtures/%s needs files that fire (%zu) and files that stay clean (%zu)\n",
-                    id, firing, clean);
+      wl_buf_printf(&report,
+                    "fixtures/%s needs files that fire (%zu) and files that stay clean (%zu)\n", id,
+                    firing, clean);
       problems++;
     }
     snprintf(dir, sizeof dir, "%s/fixtures/gpu/%s", WL_SOURCE_DIR, id);
@@ -193,6 +196,136 @@ START_TEST(test_rule_completeness) {
     }
   }
   closedir(d);
+  ck_assert_msg(problems == 0, "%d problem(s):\n%s", problems, wl_buf_str(&report));
+  wl_buf_free(&report);
+}
+END_TEST
+
+/* fixtures/<rule>/X.cu with a golden X.cu.fixed: applying every automatic fix
+ * gives exactly the golden text, and the fixed text has no fixable finding
+ * left (so a second --fix changes nothing). */
+START_TEST(test_fixed_goldens) {
+  wl_buf report;
+  wl_buf_init(&report);
+  int problems = 0, goldens = 0;
+  for (size_t c = 0; c < ncases; c++) {
+    char golden[1300];
+    snprintf(golden, sizeof golden, "%s.fixed", cases[c].path);
+    size_t glen = 0;
+    char *want = wl_read_file(golden, &glen);
+    if (!want)
+      continue;
+    goldens++;
+    size_t len = 0;
+    char *src = wl_read_file(cases[c].path, &len);
+    ck_assert_ptr_nonnull(src);
+    wl_findings f;
+    wl_findings_init(&f);
+    wl_buf err;
+    wl_buf_init(&err);
+    ck_assert(wl_fixture_analyze(cases[c].path, NULL, &f, &err));
+    wl_fix_plan plan;
+    wl_fix_plan_build(&plan, &f);
+    wl_buf out;
+    wl_buf_init(&out);
+    if (plan.nfiles == 0)
+      wl_buf_add(&out, src, len);
+    else
+      ck_assert(wl_fix_apply_text(src, len, plan.files[0].edits, plan.files[0].nedits, &out));
+    if (strcmp(wl_buf_str(&out), want) != 0) {
+      wl_buf_printf(&report, "%s: fixed text differs from %s:\n%s\n", cases[c].path, golden,
+                    wl_buf_str(&out));
+      problems++;
+    }
+    /* the fixed text has no fixable finding left */
+    wl_findings f2;
+    wl_findings_init(&f2);
+    wl_parser *p = wl_parser_new();
+    wl_analyze_opts o;
+    memset(&o, 0, sizeof o);
+    o.parse.arch = 75;
+    ck_assert_int_eq(wl_analyze_file(p, cases[c].path, wl_buf_str(&out), &o, &f2, &err),
+                     WL_PARSE_OK);
+    for (size_t k = 0; k < f2.n; k++)
+      if (f2.v[k].nedits > 0) {
+        wl_buf_printf(&report, "%s (fixed): still fixable at %u:%u [%s]\n", cases[c].path,
+                      f2.v[k].line, f2.v[k].col, f2.v[k].rule);
+        problems++;
+      }
+    wl_parser_free(p);
+    wl_findings_free(&f2);
+    wl_buf_free(&out);
+    wl_fix_plan_free(&plan);
+    wl_findings_free(&f);
+    wl_buf_free(&err);
+    free(src);
+    free(want);
+  }
+  ck_assert_msg(goldens > 0, "no .fixed golden files found");
+  ck_assert_msg(problems == 0, "%d problem(s):\n%s", problems, wl_buf_str(&report));
+  wl_buf_free(&report);
+}
+END_TEST
+
+/* Applies every automatic fix of the file; false when there is none. */
+static bool fixed_text(const char *path, wl_buf *out) {
+  wl_findings f;
+  wl_findings_init(&f);
+  wl_buf err;
+  wl_buf_init(&err);
+  ck_assert_msg(wl_fixture_analyze(path, NULL, &f, &err), "%s: %s", path, wl_buf_str(&err));
+  wl_fix_plan plan;
+  wl_fix_plan_build(&plan, &f);
+  bool any = plan.nfiles > 0 && plan.files[0].nedits > 0;
+  if (any) {
+    size_t len = 0;
+    char *src = wl_read_file(path, &len);
+    ck_assert_ptr_nonnull(src);
+    ck_assert(wl_fix_apply_text(src, len, plan.files[0].edits, plan.files[0].nedits, out));
+    free(src);
+  }
+  wl_fix_plan_free(&plan);
+  wl_findings_free(&f);
+  wl_buf_free(&err);
+  return any;
+}
+
+/* Where a rule fixes its GPU fixture's bad kernel automatically, the fixed
+ * kernel on the GPU is exactly that --fix output (bad.cu -> fixed.cu,
+ * bad_X.cu -> fixed_X.cu), so the GPU evidence shows the fix is right. */
+START_TEST(test_gpu_fixed_is_fix_output) {
+  wl_buf report;
+  wl_buf_init(&report);
+  int problems = 0, compared = 0;
+  for (size_t r = 0; r < wl_nrules; r++) {
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/fixtures/gpu/%s", WL_SOURCE_DIR, wl_rules[r].id);
+    char **names = NULL;
+    size_t n = wl_fixture_list(dir, &names);
+    for (size_t i = 0; i < n; i++) {
+      if (strncmp(names[i], "bad", 3) == 0) {
+        char bad[1024], fixed[1100];
+        snprintf(bad, sizeof bad, "%s/%s", dir, names[i]);
+        snprintf(fixed, sizeof fixed, "%s/fixed%s", dir, names[i] + 3);
+        wl_buf out;
+        wl_buf_init(&out);
+        if (fixed_text(bad, &out)) {
+          compared++;
+          char *want = wl_read_file(fixed, NULL);
+          if (!want || strcmp(want, wl_buf_str(&out)) != 0) {
+            wl_buf_printf(&report, "%s is not the --fix output of %s\n", fixed, bad);
+            problems++;
+          }
+          free(want);
+        }
+        wl_buf_free(&out);
+      }
+      free(names[i]);
+    }
+    free(names);
+  }
+  ck_assert_msg(compared >= 2, "expected automatic fixes for at least two GPU fixtures, got %d",
+                compared);
   ck_assert_msg(problems == 0, "%d problem(s):\n%s", problems, wl_buf_str(&report));
   wl_buf_free(&report);
 }
@@ -233,6 +366,8 @@ Suite *wl_suite_fixtures(void) {
   TCase *g = tcase_create("gpu");
   tcase_set_timeout(g, 300);
   tcase_add_test(g, test_gpu_fixtures);
+  tcase_add_test(g, test_fixed_goldens);
+  tcase_add_test(g, test_gpu_fixed_is_fix_output);
   suite_add_tcase(s, g);
   TCase *m = tcase_create("meta");
   tcase_add_test(m, test_rule_completeness);

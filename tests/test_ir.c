@@ -64,13 +64,14 @@ static const wl_stmt *body_stmt(const wl_func *f, unsigned i) {
 }
 
 START_TEST(test_function_kinds) {
-  wl_tu *tu = parse_src("__global__ void k(int *p) { p[0] = 1; }\n"
-                        "__device__ int d(int x) { return x; }\n"
-                        "__host__ __device__ int hd(int x) { return x; }\n"
-                        "int h(int x) { return x; }\n"
-                        "template <typename T> __device__ T t(T v) { return v; }\n"
-                        "struct S { __device__ int m() { return 1; } };\n"
-                        "__global__ void l() { auto f = [] __device__ (int x) { return x + 1; }; f(1); }\n");
+  wl_tu *tu = parse_src(
+      "__global__ void k(int *p) { p[0] = 1; }\n"
+      "__device__ int d(int x) { return x; }\n"
+      "__host__ __device__ int hd(int x) { return x; }\n"
+      "int h(int x) { return x; }\n"
+      "template <typename T> __device__ T t(T v) { return v; }\n"
+      "struct S { __device__ int m() { return 1; } };\n"
+      "__global__ void l() { auto f = [] __device__ (int x) { return x + 1; }; f(1); }\n");
   ck_assert_uint_eq(func(tu, "k")->flags & WL_F_GLOBAL, WL_F_GLOBAL);
   ck_assert_uint_eq(func(tu, "d")->flags & (WL_F_DEVICE | WL_F_HOST), WL_F_DEVICE);
   ck_assert_uint_eq(func(tu, "hd")->flags & (WL_F_DEVICE | WL_F_HOST), WL_F_DEVICE | WL_F_HOST);
@@ -169,6 +170,7 @@ START_TEST(test_expressions_and_variables) {
   ck_assert_uint_eq(d->vars[0]->ndims, 2);
   ck_assert_uint_eq(d->vars[0]->dims[0], 4);
   ck_assert_uint_eq(d->vars[0]->dims[1], 8);
+  ck_assert_ptr_null(d->vars[0]->init); /* an array extent is not an initializer */
   d = body_stmt(k, 1);
   ck_assert(d->vars[0]->flags & WL_V_SHARED);
   ck_assert(d->vars[0]->flags & WL_V_EXTERN);
@@ -222,14 +224,15 @@ START_TEST(test_expressions_and_variables) {
 END_TEST
 
 START_TEST(test_asm_and_dependent_calls) {
-  wl_tu *tu = parse_src("template <typename T> __device__ T r(T v) {\n"
-                        "  for (int o = 16; o > 0; o /= 2) v += __shfl_xor(v, o);\n"
-                        "  return v;\n"
-                        "}\n"
-                        "__global__ void k(int *p) {\n"
-                        "  int x;\n"
-                        "  asm volatile(\"shfl.down.b32 %0, %1, 1, 0x1f;\" : \"=r\"(x) : \"r\"(p[0]));\n"
-                        "}\n");
+  wl_tu *tu =
+      parse_src("template <typename T> __device__ T r(T v) {\n"
+                "  for (int o = 16; o > 0; o /= 2) v += __shfl_xor(v, o);\n"
+                "  return v;\n"
+                "}\n"
+                "__global__ void k(int *p) {\n"
+                "  int x;\n"
+                "  asm volatile(\"shfl.down.b32 %0, %1, 1, 0x1f;\" : \"=r\"(x) : \"r\"(p[0]));\n"
+                "}\n");
   const wl_expr *c = nth_expr(func(tu, "r"), WL_E_CALL, "__shfl_xor", 0);
   ck_assert_ptr_nonnull(c);
   ck_assert(c->callee_in_prelude);
@@ -259,14 +262,15 @@ START_TEST(test_recovery) {
 END_TEST
 
 START_TEST(test_inactive_branches_and_arch) {
-  wl_tu *tu = parse_src("__global__ void k(float *out) {\n"
-                        "#if __CUDACC_VER_MAJOR__ < 9\n"
-                        "  out[0] = __shfl_down(out[0], 1);\n"
-                        "#endif\n"
-                        "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700 && CUDART_VERSION >= 9000\n"
-                        "  out[1] = __shfl_down_sync(0xffffffff, out[1], 1);\n"
-                        "#endif\n"
-                        "}\n");
+  wl_tu *tu =
+      parse_src("__global__ void k(float *out) {\n"
+                "#if __CUDACC_VER_MAJOR__ < 9\n"
+                "  out[0] = __shfl_down(out[0], 1);\n"
+                "#endif\n"
+                "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700 && CUDART_VERSION >= 9000\n"
+                "  out[1] = __shfl_down_sync(0xffffffff, out[1], 1);\n"
+                "#endif\n"
+                "}\n");
   const wl_func *k = func(tu, "k");
   ck_assert_ptr_null(nth_expr(k, WL_E_CALL, "__shfl_down", 0));
   ck_assert_ptr_nonnull(nth_expr(k, WL_E_CALL, "__shfl_down_sync", 0));
@@ -275,14 +279,15 @@ START_TEST(test_inactive_branches_and_arch) {
 END_TEST
 
 START_TEST(test_cooperative_groups_prelude) {
-  wl_tu *tu = parse_src("#include <cooperative_groups.h>\n"
-                        "namespace cg = cooperative_groups;\n"
-                        "__global__ void k(float *out) {\n"
-                        "  cg::thread_block_tile<32> t = cg::tiled_partition<32>(cg::this_thread_block());\n"
-                        "  float v = out[t.thread_rank()];\n"
-                        "  v += t.shfl_down(v, 1);\n"
-                        "  t.sync();\n"
-                        "}\n");
+  wl_tu *tu = parse_src(
+      "#include <cooperative_groups.h>\n"
+      "namespace cg = cooperative_groups;\n"
+      "__global__ void k(float *out) {\n"
+      "  cg::thread_block_tile<32> t = cg::tiled_partition<32>(cg::this_thread_block());\n"
+      "  float v = out[t.thread_rank()];\n"
+      "  v += t.shfl_down(v, 1);\n"
+      "  t.sync();\n"
+      "}\n");
   ck_assert_uint_eq(tu->ndiags, 0);
   const wl_expr *c = nth_expr(func(tu, "k"), WL_E_CALL, "shfl_down", 0);
   ck_assert_ptr_nonnull(c);

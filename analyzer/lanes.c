@@ -1,0 +1,1749 @@
+/* lanes.c - the lane/divergence analysis of lanes.h.
+ *
+ * Each function is walked in source order with a persistent stack of
+ * "restrictions" (lane-dependent branches, loops, exits); every expression
+ * gets an abstract lane value (lv) and a record of the restrictions it is
+ * under. Variables are flow-insensitive: a variable's value is the join of
+ * everything assigned to it, plus the conditions it is assigned under that do
+ * not also enclose its declaration (sync dependence). A function is walked
+ * until its variables stop changing; the functions of the TU are walked again
+ * until the summaries (parameters, return values, out-parameters) stop
+ * changing. Whether a parameter really receives lane-dependent values is only
+ * decided at the end, from the calls: values carry the set of parameters
+ * they depend on (pdeps) instead. */
+#include "lanes.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "buf.h"
+#include "consteval.h"
+
+/* ---- abstract lane values ------------------------------------------------ */
+
+enum {
+  LV_LD = 1u << 0,    /* lane-dependent (regardless of parameters) */
+  LV_AM = 1u << 1,    /* derives from __activemask() */
+  LV_MATCH = 1u << 2, /* derives from a __match_*_sync result */
+  LV_VOTE = 1u << 3   /* derives from a ballot/any/all/reduce result */
+};
+enum {
+  SH_TID = 1u << 0,  /* the linear thread id plus a warp-uniform multiple of 32 */
+  SH_LANE = 1u << 1, /* the lane id, threadIdx.x % 32 */
+  SH_M32 = 1u << 2,  /* a multiple of 32 */
+  SH_YZ = 1u << 3,   /* threadIdx.y or threadIdx.z */
+  SH_BDX = 1u << 4,  /* blockDim.x (times blockDim.y) */
+  SH_BDY = 1u << 5,  /* blockDim.y */
+  SH_ROW = 1u << 6,  /* threadIdx.y * blockDim.x (+ threadIdx.z * blockDim.x * blockDim.y) */
+  SH_AM = 1u << 7    /* exactly an __activemask() result */
+};
+
+typedef struct lv {
+  bool set;
+  unsigned flags;
+  unsigned shape; /* facts that hold of every value joined (intersection) */
+  uint64_t pdeps; /* parameters of the function the value depends on */
+  const wl_expr *am;
+} lv;
+
+static const lv LV_UNIFORM = {true, 0, 0, 0, NULL};
+
+static lv lv_join(lv a, lv b) {
+  if (!b.set)
+    return a;
+  if (!a.set)
+    return b;
+  a.flags |= b.flags;
+  a.shape &= b.shape;
+  a.pdeps |= b.pdeps;
+  if (!a.am)
+    a.am = b.am;
+  return a;
+}
+
+/* What control dependence passes on: lane dependence only. */
+static lv lv_deps(lv a) {
+  lv r = LV_UNIFORM;
+  r.flags = a.flags & LV_LD;
+  r.pdeps = a.pdeps;
+  return r;
+}
+
+/* Control dependence: what a branch on `a` passes on to the values assigned
+ * under it. It says nothing about their shape, so joining it keeps theirs. */
+static lv lv_ctrl(lv a) {
+  lv r = lv_deps(a);
+  r.set = a.set;
+  r.shape = ~0u;
+  return r;
+}
+
+static lv lv_noshape(lv a) {
+  a.shape = 0;
+  return a;
+}
+
+static bool lv_same(lv a, lv b) {
+  return a.set == b.set && a.flags == b.flags && a.shape == b.shape && a.pdeps == b.pdeps;
+}
+
+static bool lv_ld_free(lv a) { return !(a.flags & LV_LD) && a.pdeps == 0; }
+
+/* ---- pointer map --------------------------------------------------------- */
+
+typedef struct pmap {
+  const void **k;
+  void **v;
+  size_t n, cap;
+} pmap;
+
+static size_t phash(const void *p) {
+  uint64_t x = (uint64_t)(uintptr_t)p;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  return (size_t)x;
+}
+
+static void **pmap_slot(pmap *m, const void *key, bool add) {
+  if (m->cap) {
+    size_t mask = m->cap - 1;
+    for (size_t i = phash(key) & mask;; i = (i + 1) & mask) {
+      if (m->k[i] == key)
+        return &m->v[i];
+      if (!m->k[i])
+        break;
+    }
+  }
+  if (!add)
+    return NULL;
+  if ((m->n + 1) * 2 > m->cap) {
+    size_t ncap = m->cap ? m->cap * 2 : 64;
+    const void **nk = wl_xcalloc(ncap, sizeof *nk);
+    void **nv = wl_xcalloc(ncap, sizeof *nv);
+    for (size_t i = 0; i < m->cap; i++)
+      if (m->k[i]) {
+        size_t j = phash(m->k[i]) & (ncap - 1);
+        while (nk[j])
+          j = (j + 1) & (ncap - 1);
+        nk[j] = m->k[i];
+        nv[j] = m->v[i];
+      }
+    free(m->k);
+    free(m->v);
+    m->k = nk;
+    m->v = nv;
+    m->cap = ncap;
+  }
+  size_t mask = m->cap - 1, i = phash(key) & mask;
+  while (m->k[i])
+    i = (i + 1) & mask;
+  m->k[i] = key;
+  m->v[i] = NULL;
+  m->n++;
+  return &m->v[i];
+}
+
+static void *pmap_get(const pmap *m, const void *key) {
+  void **s = pmap_slot((pmap *)m, key, false);
+  return s ? *s : NULL;
+}
+
+static void pmap_free(pmap *m) {
+  free(m->k);
+  free(m->v);
+  memset(m, 0, sizeof *m);
+}
+
+/* ---- analysis state ------------------------------------------------------ */
+
+/* A restriction: one link of the persistent stack every record points into. */
+typedef struct node node;
+struct node {
+  const node *outer;
+  unsigned depth;
+  wl_lane_restr_kind kind;
+  int side;
+  const wl_stmt *stmt;
+  const wl_expr *cond;
+  lv reach;                        /* lane dependence of the restriction */
+  lv sync;                         /* what a variable assigned under it picks up */
+  const wl_stmt *exit;             /* WL_LR_EXIT */
+  const node *exit_at, *exit_base; /* WL_LR_EXIT: the stack at the exit, and where it was left */
+  int cert_side;                   /* WL_LR_IF: the side where __activemask() is full, or -1 */
+  bool certified;                  /* the whole warp is here, whatever encloses it */
+};
+
+typedef struct finfo finfo;
+
+typedef struct rec {
+  finfo *fi;
+  const node *chain;
+  lv val;
+} rec;
+
+typedef struct loopinfo {
+  lv reach, sync;
+} loopinfo;
+
+struct finfo {
+  const wl_func *f;
+  bool analyzed;
+  lv ret_prev, ret_cur;
+  lv *param_prev, *param_cur; /* join of the arguments of every call */
+  lv *out_prev, *out_cur;     /* what the function stores through pointer/reference params */
+  wl_vec vars;                /* local variables it declares (wl_var *) */
+  wl_vec calls;               /* its calls of analyzed functions (wl_expr *) */
+  wl_vec callers;             /* calls of it (wl_expr *) */
+  pmap loops;                 /* wl_stmt * -> loopinfo * */
+  uint64_t param_ld;
+  bool entry_partial;
+};
+
+struct wl_lanes {
+  const wl_tu *tu;
+  wl_lanes_opts opts;
+  wl_arena arena;
+  finfo *fi;
+  unsigned nfi;
+  pmap fmap;    /* wl_func * -> finfo * */
+  pmap env;     /* wl_var * -> lv * */
+  pmap owner;   /* wl_var * -> finfo * (locals and parameters) */
+  pmap decl;    /* wl_var * -> const node * (stack at the declaration) */
+  pmap recs;    /* wl_expr * / wl_stmt * -> rec * */
+  wl_vec colls; /* collective calls */
+};
+
+typedef struct exitrec {
+  wl_stmt_kind kind;
+  const wl_stmt *s;
+  const node *at;
+} exitrec;
+
+typedef struct exits {
+  exitrec *v;
+  size_t n, cap;
+} exits;
+
+static void exits_add(exits *x, exitrec r) {
+  if (x->n == x->cap) {
+    x->cap = x->cap ? x->cap * 2 : 4;
+    x->v = wl_xrealloc(x->v, x->cap * sizeof *x->v);
+  }
+  x->v[x->n++] = r;
+}
+
+typedef struct walker {
+  wl_lanes *L;
+  finfo *fi;
+  const node *chain;
+  bool changed;
+} walker;
+
+static finfo *finfo_of(const wl_lanes *L, const wl_func *f) {
+  return f ? pmap_get(&L->fmap, f) : NULL;
+}
+
+static const rec *rec_of(const wl_lanes *L, const void *key) {
+  return key ? pmap_get(&L->recs, key) : NULL;
+}
+
+/* The analyzed function a call runs, and how many leading arguments are not
+ * its parameters (1 for a lambda's operator(), whose object comes first). */
+static finfo *call_target(const wl_lanes *L, const wl_expr *e, unsigned *off) {
+  *off = 0;
+  if (!e || e->kind != WL_E_CALL)
+    return NULL;
+  finfo *g = NULL;
+  if (e->callee) {
+    g = finfo_of(L, e->callee);
+  } else if (e->name && strcmp(e->name, "operator()") == 0 && e->nargs >= 1) {
+    const wl_expr *o = wl_expr_strip(e->args[0]);
+    const wl_expr *init = o && o->kind == WL_E_REF && o->var ? wl_expr_strip(o->var->init) : NULL;
+    while (init && init->kind == WL_E_OTHER && init->nargs == 1)
+      init = wl_expr_strip(init->args[0]);
+    if (init && init->kind == WL_E_LAMBDA && init->lambda) {
+      g = finfo_of(L, init->lambda);
+      *off = 1;
+    }
+  }
+  return g && g->analyzed ? g : NULL;
+}
+
+static bool actual_ld(const finfo *fi, lv v) {
+  return (v.flags & LV_LD) || (fi && (v.pdeps & fi->param_ld));
+}
+
+static void record(walker *W, const void *key, lv v) {
+  void **slot = pmap_slot(&W->L->recs, key, true);
+  rec *r = *slot;
+  if (!r) {
+    r = wl_arena_alloc(&W->L->arena, sizeof *r);
+    *slot = r;
+  }
+  r->fi = W->fi;
+  r->chain = W->chain;
+  r->val = v;
+}
+
+static const node *push(walker *W, wl_lane_restr_kind kind, int side, const wl_stmt *s,
+                        const wl_expr *cond, lv reach, lv sync) {
+  node *n = wl_arena_alloc(&W->L->arena, sizeof *n);
+  n->outer = W->chain;
+  n->depth = W->chain ? W->chain->depth + 1 : 1;
+  n->kind = kind;
+  n->side = side;
+  n->stmt = s;
+  n->cond = cond;
+  n->reach = reach;
+  n->sync = sync;
+  n->cert_side = -1;
+  W->chain = n;
+  return n;
+}
+
+/* Join of the sync values of the restrictions on `at` that do not enclose `base`. */
+static lv sync_between(const node *at, const node *base) {
+  lv r = {0};
+  const node *a = at, *b = base;
+  while (a && (!b || a->depth > b->depth)) {
+    r = lv_join(r, a->sync);
+    a = a->outer;
+  }
+  while (b && a && b->depth > a->depth)
+    b = b->outer;
+  while (a && a != b) {
+    r = lv_join(r, a->sync);
+    a = a->outer;
+    b = b ? b->outer : NULL;
+  }
+  return r;
+}
+
+static lv reach_between(const node *at, const node *base) {
+  lv r = {0};
+  for (const node *a = at; a && a != base; a = a->outer)
+    r = lv_join(r, a->reach);
+  return r;
+}
+
+/* ---- variables ----------------------------------------------------------- */
+
+static bool is_local(const wl_var *v) {
+  return v && !(v->flags & (WL_V_GLOBAL | WL_V_SHARED | WL_V_EXTERN | WL_V_CONSTANT | WL_V_DEVICE |
+                            WL_V_STATIC | WL_V_FIELD));
+}
+
+static lv *env_slot(wl_lanes *L, const wl_var *v) {
+  void **s = pmap_slot(&L->env, v, true);
+  if (!*s)
+    *s = wl_arena_alloc(&L->arena, sizeof(lv));
+  return *s;
+}
+
+static void env_join(walker *W, const wl_var *v, lv val) {
+  lv *cur = env_slot(W->L, v);
+  lv nv = lv_join(*cur, val);
+  if (!lv_same(nv, *cur) || (nv.am && !cur->am)) {
+    *cur = nv;
+    W->changed = true;
+  }
+}
+
+static void own_var(walker *W, const wl_var *v) {
+  void **s = pmap_slot(&W->L->owner, v, true);
+  if (!*s) {
+    *s = W->fi;
+    wl_vec_push(&W->fi->vars, (void *)v);
+  }
+}
+
+static lv read_var(walker *W, const wl_var *v) {
+  lv *cur = pmap_get(&W->L->env, v);
+  lv r = cur && cur->set ? *cur : LV_UNIFORM;
+  finfo *own = pmap_get(&W->L->owner, v);
+  if (own && own != W->fi && r.pdeps) {
+    /* a lambda reading a variable of its enclosing function */
+    r.pdeps = 0;
+    r.flags |= LV_LD;
+  }
+  return r;
+}
+
+static bool name_is(const wl_expr *e, const char *n) { return e->name && strcmp(e->name, n) == 0; }
+
+static const wl_var *builtin_var(const wl_expr *e) {
+  e = wl_expr_strip(e);
+  if (!e || e->kind != WL_E_REF || !e->var || !(e->var->flags & WL_V_GLOBAL))
+    return NULL;
+  return e->var;
+}
+
+static bool var_named(const wl_var *v, const char *n) {
+  return v && v->name && strcmp(v->name, n) == 0;
+}
+
+/* ---- expressions --------------------------------------------------------- */
+
+static lv eval(walker *W, const wl_expr *e);
+static void assign(walker *W, const wl_expr *target, lv val);
+
+static bool fold(const wl_expr *e, long long *v) { return wl_consteval(e, v); }
+
+static lv constant(long long c) {
+  lv r = LV_UNIFORM;
+  if (c % 32 == 0)
+    r.shape = SH_M32;
+  return r;
+}
+
+/* threshold tests of a TID value that split no warp */
+static bool uniform_compare(int op, lv t, const wl_expr *te, bool tid_left) {
+  /* normalize to tid OP threshold */
+  if (!tid_left) {
+    switch (op) {
+    case WL_B_LT: op = WL_B_GT; break;
+    case WL_B_GT: op = WL_B_LT; break;
+    case WL_B_LE: op = WL_B_GE; break;
+    case WL_B_GE: op = WL_B_LE; break;
+    default: break;
+    }
+  }
+  long long c;
+  if (fold(te, &c)) {
+    if (op == WL_B_LT || op == WL_B_GE)
+      return c % 32 == 0;
+    return (c + 1) % 32 == 0; /* <= 31, > 63 */
+  }
+  return (op == WL_B_LT || op == WL_B_GE) && (t.shape & SH_M32) && !(t.flags & LV_LD);
+}
+
+static lv binop(walker *W, const wl_expr *e, int op, lv a, lv b) {
+  const wl_expr *ae = e->args[0], *be = e->args[1];
+  lv r = lv_noshape(lv_join(a, b));
+  bool ww = W->L->opts.whole_warps;
+  long long c;
+  switch (op) {
+  case WL_B_ADD:
+  case WL_B_ADD_ASSIGN:
+  case WL_B_SUB:
+  case WL_B_SUB_ASSIGN:
+    if ((a.shape & SH_TID) && (b.shape & SH_M32) && lv_ld_free(b))
+      r.shape = SH_TID;
+    else if ((op == WL_B_ADD || op == WL_B_ADD_ASSIGN) && (b.shape & SH_TID) &&
+             (a.shape & SH_M32) && lv_ld_free(a))
+      r.shape = SH_TID;
+    else if ((op == WL_B_ADD || op == WL_B_ADD_ASSIGN) &&
+             (((a.shape & SH_TID) && (b.shape & SH_ROW)) ||
+              ((b.shape & SH_TID) && (a.shape & SH_ROW))))
+      r.shape = SH_TID; /* the linear thread id of a 2-D or 3-D block */
+    else if ((op == WL_B_ADD || op == WL_B_ADD_ASSIGN) && (a.shape & b.shape & SH_ROW))
+      r.shape = SH_ROW;
+    else if ((a.shape & SH_M32) && (b.shape & SH_M32))
+      r.shape = SH_M32;
+    break;
+  case WL_B_MUL:
+  case WL_B_MUL_ASSIGN:
+    if (((a.shape & SH_YZ) && (b.shape & SH_BDX)) || ((b.shape & SH_YZ) && (a.shape & SH_BDX)) ||
+        ((a.shape & SH_ROW) && (b.shape & SH_BDY)) || ((b.shape & SH_ROW) && (a.shape & SH_BDY)))
+      r.shape = SH_ROW;
+    else if (((a.shape & SH_BDX) && (b.shape & SH_BDY)) ||
+             ((b.shape & SH_BDX) && (a.shape & SH_BDY)))
+      r.shape = SH_BDX | SH_M32;
+    else if ((a.shape | b.shape) & SH_M32)
+      r.shape = SH_M32;
+    break;
+  case WL_B_SHL:
+  case WL_B_SHL_ASSIGN:
+    if ((a.shape & SH_M32) || (fold(be, &c) && c >= 5 && c < 64))
+      r.shape = SH_M32;
+    break;
+  case WL_B_DIV:
+  case WL_B_DIV_ASSIGN:
+  case WL_B_SHR:
+  case WL_B_SHR_ASSIGN: {
+    bool shr = op == WL_B_SHR || op == WL_B_SHR_ASSIGN;
+    bool by_warp = false;
+    if (fold(be, &c))
+      by_warp = shr ? (c >= 5 && c < 64) : (c > 0 && c % 32 == 0);
+    else if (!shr)
+      by_warp = (b.shape & SH_M32) && !(b.flags & LV_LD);
+    if (by_warp && (a.shape & (SH_TID | SH_LANE))) {
+      /* a warp id (or 0 for a lane id): the same for every lane of the warp */
+      r = lv_noshape(b);
+      r.flags |= a.flags & ~LV_LD;
+    }
+    break;
+  }
+  case WL_B_REM:
+  case WL_B_REM_ASSIGN:
+    if ((a.shape & (SH_TID | SH_LANE)) && fold(be, &c) && c == 32)
+      r.shape = SH_LANE;
+    break;
+  case WL_B_AND:
+  case WL_B_AND_ASSIGN: {
+    const wl_expr *other = NULL;
+    lv t = a;
+    if (a.shape & (SH_TID | SH_LANE))
+      other = be;
+    else if (b.shape & (SH_TID | SH_LANE))
+      other = ae, t = b;
+    if (other && fold(other, &c)) {
+      if ((c & 31) == 31 && (c & 0xffffffffLL) == 31)
+        r.shape = SH_LANE;
+      else if ((c & 31) == 0 && (t.shape & SH_TID)) {
+        /* threadIdx.x & ~31: the warp's first thread, warp-uniform */
+        r = LV_UNIFORM;
+        r.flags = (a.flags | b.flags) & ~LV_LD;
+        r.shape = SH_M32;
+      }
+    }
+    break;
+  }
+  case WL_B_LT:
+  case WL_B_GT:
+  case WL_B_LE:
+  case WL_B_GE:
+    if (ww && (a.shape & SH_TID) && uniform_compare(op, b, be, true)) {
+      r = lv_noshape(b);
+      r.flags |= a.flags & ~LV_LD;
+    } else if (ww && (b.shape & SH_TID) && uniform_compare(op, a, ae, false)) {
+      r = lv_noshape(a);
+      r.flags |= b.flags & ~LV_LD;
+    }
+    break;
+  case WL_B_EQ:
+  case WL_B_NE: {
+    /* __activemask() == 0xffffffff holds for all 32 lanes or for none of them */
+    const wl_expr *other = (a.shape & SH_AM) ? be : (b.shape & SH_AM) ? ae : NULL;
+    if (other && wl_consteval_is_full_mask(other))
+      r.flags &= ~LV_LD;
+    break;
+  }
+  default: break;
+  }
+  return r;
+}
+
+static bool lane_like_name(const char *name) {
+  if (!name)
+    return false;
+  char low[64];
+  size_t n = 0;
+  for (const char *p = name; *p && n + 1 < sizeof low; p++)
+    if (*p != '_')
+      low[n++] = (char)tolower((unsigned char)*p);
+  low[n] = '\0';
+  const char *l = strstr(low, "lane");
+  if (!l)
+    return false;
+  l += 4;
+  return strncmp(l, "id", 2) == 0 || strncmp(l, "idx", 3) == 0 || strncmp(l, "index", 5) == 0 ||
+         strncmp(l, "num", 3) == 0 || strcmp(low, "lane") == 0 || strcmp(low, "getlane") == 0;
+}
+
+/* Results of known device functions that are not collectives. */
+static bool lane_dependent_builtin(const char *n) {
+  static const char *const names[] = {"__lanemask_lt", "__lanemask_le",  "__lanemask_eq",
+                                      "__lanemask_gt", "__lanemask_ge",  "clock",
+                                      "clock64",       "__laneid",       "thread_rank",
+                                      "thread_index",  "inclusive_scan", "exclusive_scan"};
+  if (!n)
+    return false;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strcmp(n, names[i]) == 0)
+      return true;
+  return strncmp(n, "atomic", 6) == 0;
+}
+
+static bool uniform_builtin(const char *n) {
+  static const char *const names[] = {"ballot",
+                                      "any",
+                                      "all",
+                                      "reduce",
+                                      "meta_group_rank",
+                                      "meta_group_size",
+                                      "size",
+                                      "num_threads",
+                                      "__syncthreads_count",
+                                      "__syncthreads_and",
+                                      "__syncthreads_or"};
+  if (!n)
+    return false;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strcmp(n, names[i]) == 0)
+      return true;
+  return false;
+}
+
+/* Default arguments that clang materializes in macro expansions have no location. */
+static bool is_default_arg(const wl_expr *a) {
+  return a && a->kind == WL_E_OTHER && a->nargs == 0 && !a->range.begin.file && !a->loc.file;
+}
+
+static const wl_expr *arg_at(const wl_expr *call, int i) {
+  if (i < 0 || (unsigned)i >= call->nargs || is_default_arg(call->args[i]))
+    return NULL;
+  return call->args[i];
+}
+
+/* Replaces the parameter dependences of a callee's summary by the arguments'. */
+static lv subst(lv sum, const lv *args, unsigned nargs) {
+  if (!sum.set)
+    return LV_UNIFORM;
+  lv r = sum;
+  r.pdeps = 0;
+  if (sum.pdeps)
+    r.shape = 0;
+  for (unsigned i = 0; i < nargs && i < 64; i++)
+    if (sum.pdeps & (1ULL << i)) {
+      r.flags |= args[i].flags & (LV_LD | LV_AM | LV_MATCH | LV_VOTE);
+      r.pdeps |= args[i].pdeps;
+      if (!r.am)
+        r.am = args[i].am;
+    }
+  return r;
+}
+
+/* The variable an argument lets the callee write: &x, an array x, or x for a reference parameter.
+ */
+static const wl_var *out_target(const wl_expr *arg, bool by_ref) {
+  const wl_expr *a = wl_expr_strip(arg);
+  if (!a)
+    return NULL;
+  if (a->kind == WL_E_UNARY && a->op == WL_U_ADDROF && a->nargs == 1)
+    a = wl_expr_strip(a->args[0]);
+  else if (!(by_ref || (a->kind == WL_E_REF && a->var && (a->var->type & WL_T_ARRAY))))
+    return NULL;
+  while (a && (a->kind == WL_E_INDEX || (a->kind == WL_E_MEMBER && !a->arrow)) && a->nargs >= 1)
+    a = wl_expr_strip(a->args[0]);
+  return a && a->kind == WL_E_REF && is_local(a->var) ? a->var : NULL;
+}
+
+static lv eval_call(walker *W, const wl_expr *e) {
+  wl_lanes *L = W->L;
+  unsigned n = e->nargs;
+  lv *a = wl_xcalloc(n + 1, sizeof *a);
+  lv all = LV_UNIFORM;
+  for (unsigned i = 0; i < n; i++) {
+    a[i] = eval(W, e->args[i]);
+    all = lv_join(all, lv_noshape(a[i]));
+  }
+  const wl_expr *ce = e->callee_expr;
+  bool member = ce && ce->kind == WL_E_MEMBER;
+  if (member && ce->nargs == 1 && ce->args[0])
+    all = lv_join(all, lv_deps(eval(W, ce->args[0])));
+  const wl_collective *co = wl_collective_of(e);
+  lv r = LV_UNIFORM;
+  finfo *g;
+  unsigned off;
+  if (co) {
+    if (co->shuffle) {
+      int vi = co->mask_arg + 1;
+      const wl_expr *w = arg_at(e, co->width_arg);
+      long long wv = 32;
+      bool full_width = !w || (fold(w, &wv) && wv == 32);
+      lv val = (unsigned)vi < n ? a[vi] : LV_UNIFORM;
+      lv src = (unsigned)(vi + 1) < n ? a[vi + 1] : LV_UNIFORM;
+      bool broadcast = strcmp(co->name, "__shfl_sync") == 0 || strcmp(co->name, "__shfl") == 0;
+      if (broadcast && full_width) {
+        r = lv_noshape(val);
+        r.flags &= ~LV_LD;
+        r.pdeps = 0;
+        r = lv_join(r, lv_deps(src));
+      } else {
+        r = lv_noshape(lv_join(val, lv_deps(src)));
+      }
+    } else if (co->match) {
+      r.flags = LV_MATCH;
+    } else {
+      r.flags = LV_VOTE;
+    }
+  } else if (name_is(e, "__activemask")) {
+    r.flags = LV_LD | LV_AM;
+    r.shape = SH_AM;
+    r.am = e;
+  } else if (!e->callee && (lane_dependent_builtin(e->name) || lane_like_name(e->name))) {
+    r = all;
+    r.flags |= LV_LD;
+  } else if (!e->callee && e->callee_in_prelude && uniform_builtin(e->name)) {
+    r.flags = LV_VOTE;
+  } else if ((g = call_target(L, e, &off)) != NULL) {
+    lv *pa = a + off;
+    unsigned na = n - off, np = g->f->nparams;
+    r = subst(g->ret_prev, pa, na);
+    for (unsigned i = 0; i < na && i < np; i++) {
+      g->param_cur[i] = lv_join(g->param_cur[i], pa[i]);
+      const wl_var *p = g->f->params[i];
+      const wl_var *t = out_target(e->args[i + off], (p->type & WL_T_REFERENCE) != 0);
+      if (t && g->out_prev[i].set && (p->type & (WL_T_REFERENCE | WL_T_POINTER))) {
+        lv o = subst(g->out_prev[i], pa, na);
+        env_join(W, t, lv_join(o, sync_between(W->chain, pmap_get(&L->decl, t))));
+      }
+    }
+    wl_vec_push(&W->fi->calls, (void *)e);
+  } else {
+    r = all;
+    /* an unknown function may store through the addresses it gets */
+    for (unsigned i = 0; i < n; i++) {
+      const wl_var *t = out_target(e->args[i], false);
+      if (t && (wl_expr_strip(e->args[i])->kind == WL_E_UNARY))
+        env_join(W, t, lv_join(all, sync_between(W->chain, pmap_get(&L->decl, t))));
+    }
+  }
+  free(a);
+  return r;
+}
+
+static lv eval_member(walker *W, const wl_expr *e) {
+  const wl_expr *base = e->nargs ? e->args[0] : NULL;
+  const wl_var *bv = base ? builtin_var(base) : NULL;
+  if (bv && var_named(bv, "threadIdx")) {
+    lv r = LV_UNIFORM;
+    r.flags = name_is(e, "x") || !W->L->opts.rows_are_warps ? LV_LD : 0;
+    if (W->L->opts.whole_warps)
+      r.shape = name_is(e, "x") ? SH_TID : SH_YZ;
+    record(W, base, r);
+    return r;
+  }
+  if (bv && (var_named(bv, "blockIdx") || var_named(bv, "blockDim") || var_named(bv, "gridDim"))) {
+    lv r = LV_UNIFORM;
+    if (var_named(bv, "blockDim") && W->L->opts.whole_warps)
+      r.shape = name_is(e, "x") ? SH_M32 | SH_BDX : name_is(e, "y") ? SH_BDY : 0;
+    record(W, base, LV_UNIFORM);
+    return r;
+  }
+  if (!base)
+    return LV_UNIFORM;
+  lv b = eval(W, base);
+  if (e->arrow)
+    return lv_deps(b); /* a load through the pointer */
+  return lv_noshape(b);
+}
+
+static lv eval_index(walker *W, const wl_expr *e) {
+  lv b = eval(W, e->args[0]), i = eval(W, e->args[1]);
+  const wl_expr *base = wl_expr_strip(e->args[0]);
+  if (base && base->kind == WL_E_REF && is_local(base->var) && (base->var->type & WL_T_ARRAY) &&
+      !(base->var->type & WL_T_POINTER))
+    return lv_noshape(lv_join(b, lv_deps(i))); /* a thread's own array */
+  return lv_join(lv_deps(b), lv_deps(i));      /* a load from memory */
+}
+
+/* The join of the operands; a single operand (a wrapper) keeps its shape. */
+static lv eval_all(walker *W, const wl_expr *e) {
+  lv r = {0};
+  for (unsigned i = 0; i < e->nargs; i++)
+    r = lv_join(r, eval(W, e->args[i]));
+  if (!r.set)
+    return LV_UNIFORM;
+  return e->nargs == 1 ? r : lv_noshape(r);
+}
+
+static lv eval_inner(walker *W, const wl_expr *e) {
+  switch (e->kind) {
+  case WL_E_INT:
+  case WL_E_SIZEOF:
+  case WL_E_BOOL: {
+    for (unsigned i = 0; i < e->nargs; i++)
+      (void)eval(W, e->args[i]);
+    return e->has_ival ? constant(e->ival) : LV_UNIFORM;
+  }
+  case WL_E_FLOAT:
+  case WL_E_STRING:
+  case WL_E_THIS:
+  case WL_E_LAMBDA: return LV_UNIFORM;
+  case WL_E_REF: {
+    const wl_var *v = e->var;
+    if (!v)
+      return LV_UNIFORM;
+    if (v->flags & WL_V_GLOBAL) {
+      if (var_named(v, "threadIdx")) {
+        lv r = LV_UNIFORM;
+        r.flags = LV_LD;
+        return r;
+      }
+      if (var_named(v, "warpSize"))
+        return constant(32);
+      return v->has_ival ? constant(v->ival) : LV_UNIFORM;
+    }
+    if (!is_local(v))
+      return LV_UNIFORM; /* __shared__ and other memory: the same address for every lane */
+    if (v->has_ival && !(v->flags & WL_V_PARAM))
+      return constant(v->ival);
+    return read_var(W, v);
+  }
+  case WL_E_MEMBER: return eval_member(W, e);
+  case WL_E_INDEX:
+    if (e->nargs == 2)
+      return eval_index(W, e);
+    break;
+  case WL_E_CALL: return eval_call(W, e);
+  case WL_E_CAST: {
+    return eval_all(W, e);
+  }
+  case WL_E_UNARY: {
+    if (e->nargs != 1)
+      break;
+    lv v = eval(W, e->args[0]);
+    switch (e->op) {
+    case WL_U_DEREF: return lv_deps(v);
+    case WL_U_ADDROF: return v;
+    case WL_U_PREINC:
+    case WL_U_PREDEC:
+    case WL_U_POSTINC:
+    case WL_U_POSTDEC: assign(W, e->args[0], lv_noshape(v)); return lv_noshape(v);
+    case WL_U_MINUS: {
+      lv r = v;
+      r.shape &= SH_M32;
+      return r;
+    }
+    default: return lv_noshape(v);
+    }
+  }
+  case WL_E_BINARY: {
+    if (e->nargs != 2)
+      break;
+    int op = e->op;
+    if (op == WL_B_LAND || op == WL_B_LOR) {
+      lv a = eval(W, e->args[0]);
+      const node *saved = W->chain;
+      push(W, WL_LR_LOGICAL, op == WL_B_LAND ? 1 : 0, NULL, e->args[0], lv_ctrl(a), lv_ctrl(a));
+      lv b = eval(W, e->args[1]);
+      W->chain = saved;
+      return lv_noshape(lv_join(a, b));
+    }
+    if (op == WL_B_COMMA) {
+      (void)eval(W, e->args[0]);
+      return eval(W, e->args[1]);
+    }
+    if (wl_binop_is_assign(op)) {
+      lv rhs = eval(W, e->args[1]);
+      lv lhs = eval(W, e->args[0]);
+      lv nv = op == WL_B_ASSIGN ? rhs : binop(W, e, op, lhs, rhs);
+      assign(W, e->args[0], nv);
+      return nv;
+    }
+    lv a = eval(W, e->args[0]), b = eval(W, e->args[1]);
+    return binop(W, e, op, a, b);
+  }
+  case WL_E_COND: {
+    if (e->nargs != 3)
+      break;
+    lv c = eval(W, e->args[0]);
+    const node *saved = W->chain;
+    push(W, WL_LR_SELECT, 1, NULL, e->args[0], lv_ctrl(c), lv_ctrl(c));
+    lv t = eval(W, e->args[1]);
+    W->chain = saved;
+    push(W, WL_LR_SELECT, 0, NULL, e->args[0], lv_ctrl(c), lv_ctrl(c));
+    lv f = eval(W, e->args[2]);
+    W->chain = saved;
+    lv r = lv_join(lv_join(t, f), lv_ctrl(c));
+    if (!lv_ld_free(c))
+      r.shape = 0;
+    return r;
+  }
+  default: break;
+  }
+  return eval_all(W, e);
+}
+
+static lv eval(walker *W, const wl_expr *e) {
+  if (!e)
+    return LV_UNIFORM;
+  lv r = eval_inner(W, e);
+  record(W, e, r);
+  return r;
+}
+
+static void assign(walker *W, const wl_expr *target, lv val) {
+  const wl_expr *t = wl_expr_strip(target);
+  wl_lanes *L = W->L;
+  bool through = false; /* through a pointer or reference */
+  while (t &&
+         (t->kind == WL_E_INDEX || t->kind == WL_E_MEMBER ||
+          (t->kind == WL_E_UNARY && t->op == WL_U_DEREF)) &&
+         t->nargs >= 1) {
+    if (t->kind != WL_E_MEMBER || t->arrow)
+      through = through || t->kind != WL_E_INDEX || !(t->args[0]->type & WL_T_ARRAY);
+    t = wl_expr_strip(t->args[0]);
+  }
+  if (!t || t->kind != WL_E_REF || !t->var)
+    return;
+  const wl_var *v = t->var;
+  if ((v->flags & WL_V_PARAM) && (through || (v->type & WL_T_REFERENCE)) && v->param_index >= 0 &&
+      (unsigned)v->param_index < W->fi->f->nparams && W->fi->f->params[v->param_index] == v) {
+    /* an out-parameter of this function */
+    lv o = lv_join(val, sync_between(W->chain, NULL));
+    W->fi->out_cur[v->param_index] = lv_join(W->fi->out_cur[v->param_index], o);
+    if (v->type & WL_T_REFERENCE)
+      env_join(W, v, o);
+    return;
+  }
+  if (through || !is_local(v))
+    return; /* a store to memory */
+  env_join(W, v, lv_join(val, sync_between(W->chain, pmap_get(&L->decl, v))));
+}
+
+/* ---- statements ---------------------------------------------------------- */
+
+static void walk(walker *W, const wl_stmt *s, exits *ex);
+
+static loopinfo *loop_info(walker *W, const wl_stmt *s) {
+  void **slot = pmap_slot(&W->fi->loops, s, true);
+  if (!*slot) {
+    loopinfo *li = wl_arena_alloc(&W->L->arena, sizeof *li);
+    li->reach = (lv){0};
+    li->sync = (lv){0};
+    *slot = li;
+  }
+  return *slot;
+}
+
+static void loop_update(walker *W, loopinfo *li, lv reach, lv sync) {
+  lv r = lv_join(li->reach, reach), s = lv_join(li->sync, sync);
+  if (!lv_same(r, li->reach) || !lv_same(s, li->sync)) {
+    li->reach = r;
+    li->sync = s;
+    W->changed = true;
+  }
+}
+
+/* The body of a loop: exits that target it are absorbed, returns go on. */
+static void walk_loop_body(walker *W, const wl_stmt *body, const wl_expr *inc, const node *loop,
+                           loopinfo *li, exits *ex, bool is_switch) {
+  exits bx = {0};
+  walk(W, body, &bx);
+  if (inc)
+    (void)eval(W, inc);
+  for (size_t i = 0; i < bx.n; i++) {
+    exitrec x = bx.v[i];
+    if (x.kind == WL_S_BREAK || (x.kind == WL_S_CONTINUE && !is_switch)) {
+      if (x.kind == WL_S_BREAK && li)
+        loop_update(W, li, reach_between(x.at, loop), sync_between(x.at, loop));
+      continue;
+    }
+    if (x.kind == WL_S_RETURN && li)
+      loop_update(W, li, reach_between(x.at, loop), (lv){0});
+    else if (x.kind == WL_S_GOTO && li)
+      loop_update(W, li, reach_between(x.at, loop), sync_between(x.at, loop));
+    exits_add(ex, x);
+  }
+  free(bx.v);
+}
+
+static void walk_loop(walker *W, const wl_stmt *s, exits *ex) {
+  const node *saved = W->chain;
+  if (s->init)
+    walk(W, s->init, ex);
+  loopinfo *li = loop_info(W, s);
+  lv c = {0};
+  if (s->kind == WL_S_RANGE_FOR) {
+    lv range = eval(W, s->expr);
+    c = lv_ctrl(range);
+    if (s->nvars == 1) {
+      own_var(W, s->vars[0]);
+      pmap_slot(&W->L->decl, s->vars[0], true)[0] = (void *)W->chain;
+      env_join(W, s->vars[0], lv_deps(range));
+    }
+  } else if (s->kind != WL_S_DO && s->expr) {
+    c = lv_ctrl(eval(W, s->expr));
+  }
+  loop_update(W, li, c, c);
+  const node *loop = push(W, WL_LR_LOOP, s->kind == WL_S_DO ? -1 : 1, s,
+                          s->kind == WL_S_RANGE_FOR ? NULL : s->expr, li->reach, li->sync);
+  walk_loop_body(W, s->then_s, s->kind == WL_S_FOR ? s->inc : NULL, loop, li, ex, false);
+  if (s->kind == WL_S_DO && s->expr) {
+    lv dc = lv_ctrl(eval(W, s->expr));
+    loop_update(W, li, dc, dc);
+  }
+  W->chain = saved;
+}
+
+static bool is_lane_asm(const char *t) {
+  return t && (strstr(t, "%laneid") || strstr(t, "%tid") || strstr(t, "%lanemask") ||
+               strstr(t, "%clock") || strstr(t, "atom."));
+}
+
+static void walk_asm(walker *W, const wl_stmt *s) {
+  lv all = LV_UNIFORM;
+  if (is_lane_asm(s->asm_text))
+    all.flags |= LV_LD;
+  for (unsigned i = 0; i < s->nkids; i++)
+    if (s->kids[i] && s->kids[i]->expr) {
+      record(W, s->kids[i], LV_UNIFORM);
+      all = lv_join(all, lv_noshape(eval(W, s->kids[i]->expr)));
+    }
+  for (unsigned i = 0; i < s->nkids; i++)
+    if (s->kids[i] && s->kids[i]->expr)
+      assign(W, s->kids[i]->expr, all);
+}
+
+/* For `__activemask() == 0xffffffff` (1) or `!=` (0): the side of the test
+ * that all 32 lanes reach together; -1 for other conditions. */
+static int full_activemask_side(const wl_lanes *L, const wl_expr *cond) {
+  const wl_expr *c = wl_expr_strip(cond);
+  if (!c || c->kind != WL_E_BINARY || c->nargs != 2 || (c->op != WL_B_EQ && c->op != WL_B_NE))
+    return -1;
+  for (int i = 0; i < 2; i++) {
+    const rec *r = rec_of(L, c->args[i]);
+    if (r && r->val.set && (r->val.shape & SH_AM) && r->val.shape != ~0u &&
+        wl_consteval_is_full_mask(c->args[1 - i]))
+      return c->op == WL_B_EQ ? 1 : 0;
+  }
+  return -1;
+}
+
+static void walk(walker *W, const wl_stmt *s, exits *ex) {
+  if (!s)
+    return;
+  record(W, s, LV_UNIFORM);
+  const node *saved = W->chain;
+  switch (s->kind) {
+  case WL_S_COMPOUND:
+  case WL_S_OTHER: {
+    for (unsigned i = 0; i < s->nkids; i++) {
+      const wl_stmt *k = s->kids[i];
+      if (k && (k->kind == WL_S_CASE || k->kind == WL_S_DEFAULT || k->kind == WL_S_LABEL))
+        W->chain = saved; /* control may jump here */
+      exits kx = {0};
+      const node *before = W->chain;
+      walk(W, k, &kx);
+      for (size_t j = 0; j < kx.n; j++) {
+        exitrec x = kx.v[j];
+        exits_add(ex, x);
+        if (x.at == before)
+          continue; /* unconditional: what follows is dead */
+        node *n = (node *)push(W, WL_LR_EXIT, -1, x.s, NULL, reach_between(x.at, before),
+                               x.kind == WL_S_RETURN ? (lv){0} : sync_between(x.at, before));
+        n->exit = x.s;
+        n->exit_at = x.at;
+        n->exit_base = before;
+        /* if (__activemask() != 0xffffffff) return; leaves only whole warps */
+        n->certified = x.at->outer == before && x.at->kind == WL_LR_IF && x.at->cert_side >= 0 &&
+                       x.at->cert_side != x.at->side;
+      }
+      free(kx.v);
+    }
+    break;
+  }
+  case WL_S_EXPR: (void)eval(W, s->expr); break;
+  case WL_S_DECL:
+    for (unsigned i = 0; i < s->nvars; i++) {
+      const wl_var *v = s->vars[i];
+      if (!is_local(v))
+        continue;
+      own_var(W, v);
+      pmap_slot(&W->L->decl, v, true)[0] = (void *)W->chain;
+      if (v->init) {
+        lv iv = eval(W, v->init);
+        if (v->has_ival)
+          iv = lv_join(iv, constant(v->ival));
+        env_join(W, v, iv);
+      }
+    }
+    break;
+  case WL_S_IF: {
+    if (s->init)
+      walk(W, s->init, ex);
+    lv c = lv_ctrl(eval(W, s->expr));
+    int cs = full_activemask_side(W->L, s->expr);
+    node *n = (node *)push(W, WL_LR_IF, 1, s, s->expr, c, c);
+    n->cert_side = cs;
+    n->certified = cs == 1;
+    walk(W, s->then_s, ex);
+    W->chain = saved;
+    if (s->else_s) {
+      n = (node *)push(W, WL_LR_IF, 0, s, s->expr, c, c);
+      n->cert_side = cs;
+      n->certified = cs == 0;
+      walk(W, s->else_s, ex);
+    }
+    break;
+  }
+  case WL_S_FOR:
+  case WL_S_WHILE:
+  case WL_S_DO:
+  case WL_S_RANGE_FOR: walk_loop(W, s, ex); break;
+  case WL_S_SWITCH: {
+    if (s->init)
+      walk(W, s->init, ex);
+    lv c = lv_ctrl(eval(W, s->expr));
+    const node *sw = push(W, WL_LR_SWITCH, -1, s, s->expr, c, c);
+    walk_loop_body(W, s->then_s, NULL, sw, NULL, ex, true);
+    break;
+  }
+  case WL_S_CASE:
+  case WL_S_DEFAULT:
+  case WL_S_LABEL: walk(W, s->then_s, ex); break;
+  case WL_S_RETURN: {
+    lv v = s->expr ? eval(W, s->expr) : LV_UNIFORM;
+    if (s->expr)
+      W->fi->ret_cur = lv_join(W->fi->ret_cur, lv_join(v, lv_ctrl(reach_between(W->chain, NULL))));
+    exits_add(ex, (exitrec){WL_S_RETURN, s, W->chain});
+    break;
+  }
+  case WL_S_BREAK:
+  case WL_S_CONTINUE:
+  case WL_S_GOTO: exits_add(ex, (exitrec){s->kind, s, W->chain}); break;
+  case WL_S_ASM: walk_asm(W, s); break;
+  default: break;
+  }
+  W->chain = saved;
+}
+
+/* ---- fixpoints ----------------------------------------------------------- */
+
+static void analyze_function(wl_lanes *L, finfo *fi) {
+  const wl_func *f = fi->f;
+  for (size_t i = 0; i < fi->vars.n; i++) {
+    lv *v = pmap_get(&L->env, fi->vars.v[i]);
+    if (v)
+      memset(v, 0, sizeof *v);
+  }
+  pmap_free(&fi->loops);
+  fi->ret_cur = (lv){0};
+  for (unsigned i = 0; i < f->nparams; i++) {
+    fi->out_cur[i] = (lv){0};
+    lv p = LV_UNIFORM; /* a kernel's parameters are warp-uniform */
+    if (i < 64 && !(f->flags & WL_F_GLOBAL))
+      p.pdeps = 1ULL << i;
+    if (fi->param_prev[i].set)
+      p.shape = fi->param_prev[i].shape;
+    *env_slot(L, f->params[i]) = p;
+    void **o = pmap_slot(&L->owner, f->params[i], true);
+    if (!*o)
+      *o = fi;
+  }
+  walker W = {L, fi, NULL, false};
+  for (int round = 0; round < 32; round++) {
+    W.changed = false;
+    W.chain = NULL;
+    fi->calls.n = 0;
+    exits ex = {0};
+    walk(&W, f->body, &ex);
+    free(ex.v);
+    if (!W.changed)
+      break;
+  }
+}
+
+static bool summaries_settle(wl_lanes *L) {
+  bool same = true;
+  for (unsigned k = 0; k < L->nfi; k++) {
+    finfo *fi = &L->fi[k];
+    if (!fi->analyzed)
+      continue;
+    if (!lv_same(fi->ret_prev, fi->ret_cur))
+      same = false;
+    fi->ret_prev = fi->ret_cur;
+    for (unsigned i = 0; i < fi->f->nparams; i++) {
+      if (!lv_same(fi->param_prev[i], fi->param_cur[i]) ||
+          !lv_same(fi->out_prev[i], fi->out_cur[i]))
+        same = false;
+      fi->param_prev[i] = fi->param_cur[i];
+      fi->out_prev[i] = fi->out_cur[i];
+    }
+  }
+  return same;
+}
+
+static bool rec_partial(const wl_lanes *L, const rec *r) {
+  (void)L;
+  for (const node *n = r->chain; n && !n->certified; n = n->outer)
+    if (actual_ld(r->fi, n->reach))
+      return true;
+  return false;
+}
+
+static bool rec_certified(const rec *r) {
+  for (const node *n = r->chain; n; n = n->outer)
+    if (n->certified)
+      return true;
+  return false;
+}
+
+static void finish(wl_lanes *L) {
+  /* parameters that some call passes a lane-dependent value */
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (unsigned k = 0; k < L->nfi; k++) {
+      finfo *fi = &L->fi[k];
+      for (size_t c = 0; c < fi->calls.n; c++) {
+        const wl_expr *e = fi->calls.v[c];
+        unsigned off;
+        finfo *g = call_target(L, e, &off);
+        for (unsigned i = 0; g && i + off < e->nargs && i < g->f->nparams && i < 64; i++) {
+          const rec *r = rec_of(L, e->args[i + off]);
+          if (r && actual_ld(fi, r->val) && !(g->param_ld & (1ULL << i))) {
+            g->param_ld |= 1ULL << i;
+            changed = true;
+          }
+        }
+      }
+    }
+  }
+  for (unsigned k = 0; k < L->nfi; k++) {
+    finfo *fi = &L->fi[k];
+    for (size_t c = 0; c < fi->calls.n; c++) {
+      const wl_expr *e = fi->calls.v[c];
+      unsigned off;
+      finfo *g = call_target(L, e, &off);
+      bool dup = false;
+      for (size_t j = 0; g && j < g->callers.n && !dup; j++)
+        dup = g->callers.v[j] == e;
+      if (g && !dup)
+        wl_vec_push(&g->callers, (void *)e);
+    }
+  }
+  /* functions that part of a warp may enter */
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (unsigned k = 0; k < L->nfi; k++) {
+      finfo *fi = &L->fi[k];
+      for (size_t c = 0; c < fi->calls.n; c++) {
+        const wl_expr *e = fi->calls.v[c];
+        unsigned off;
+        finfo *g = call_target(L, e, &off);
+        const rec *r = rec_of(L, e);
+        if (g && !g->entry_partial && r && (fi->entry_partial || rec_partial(L, r))) {
+          g->entry_partial = true;
+          changed = true;
+        }
+      }
+    }
+  }
+}
+
+typedef struct coll_ctx {
+  wl_lanes *L;
+} coll_ctx;
+
+static bool collect_coll(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  coll_ctx *c = ud;
+  if (e->kind == WL_E_CALL && wl_collective_of(e) && rec_of(c->L, e))
+    wl_vec_push(&c->L->colls, (void *)e);
+  return true;
+}
+
+void wl_lanes_opts_init(wl_lanes_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->whole_warps = true;
+}
+
+static bool device_code(const wl_func *f) {
+  return (f->flags & (WL_F_GLOBAL | WL_F_DEVICE)) || !(f->flags & WL_F_HOST);
+}
+
+wl_lanes *wl_lanes_new(const wl_tu *tu, const wl_lanes_opts *o) {
+  wl_lanes *L = wl_xcalloc(1, sizeof *L);
+  L->tu = tu;
+  if (o)
+    L->opts = *o;
+  else
+    wl_lanes_opts_init(&L->opts);
+  wl_arena_init(&L->arena);
+  L->nfi = tu->nfuncs;
+  L->fi = wl_xcalloc(L->nfi + 1, sizeof *L->fi);
+  for (unsigned k = 0; k < L->nfi; k++) {
+    finfo *fi = &L->fi[k];
+    const wl_func *f = tu->funcs[k];
+    fi->f = f;
+    fi->analyzed = f->body && device_code(f);
+    unsigned np = f->nparams;
+    fi->param_prev = wl_arena_alloc(&L->arena, (np + 1) * sizeof(lv));
+    fi->param_cur = wl_arena_alloc(&L->arena, (np + 1) * sizeof(lv));
+    fi->out_prev = wl_arena_alloc(&L->arena, (np + 1) * sizeof(lv));
+    fi->out_cur = wl_arena_alloc(&L->arena, (np + 1) * sizeof(lv));
+    *pmap_slot(&L->fmap, f, true) = fi;
+  }
+  for (int iter = 0; iter < 32; iter++) {
+    for (unsigned k = 0; k < L->nfi; k++)
+      memset(L->fi[k].param_cur, 0, (L->fi[k].f->nparams + 1) * sizeof(lv));
+    for (unsigned k = 0; k < L->nfi; k++)
+      if (L->fi[k].analyzed)
+        analyze_function(L, &L->fi[k]);
+    if (summaries_settle(L))
+      break;
+  }
+  finish(L);
+  coll_ctx cc = {L};
+  wl_visitor v = {NULL, collect_coll, &cc, false};
+  for (unsigned k = 0; k < L->nfi; k++)
+    if (L->fi[k].analyzed)
+      wl_walk_stmt(L->fi[k].f->body, &v);
+  return L;
+}
+
+void wl_lanes_free(wl_lanes *L) {
+  if (!L)
+    return;
+  for (unsigned k = 0; k < L->nfi; k++) {
+    wl_vec_free(&L->fi[k].vars);
+    wl_vec_free(&L->fi[k].calls);
+    wl_vec_free(&L->fi[k].callers);
+    pmap_free(&L->fi[k].loops);
+  }
+  free(L->fi);
+  pmap_free(&L->fmap);
+  pmap_free(&L->env);
+  pmap_free(&L->owner);
+  pmap_free(&L->decl);
+  pmap_free(&L->recs);
+  wl_vec_free(&L->colls);
+  wl_arena_free(&L->arena);
+  free(L);
+}
+
+wl_lanes *wl_lanes_of(wl_analyses *an) {
+  if (!an->lanes)
+    an->lanes = wl_lanes_new(an->tu, NULL);
+  return an->lanes;
+}
+
+/* ---- queries ------------------------------------------------------------- */
+
+bool wl_lanes_expr_dependent(const wl_lanes *l, const wl_expr *e) {
+  const rec *r = rec_of(l, e);
+  return r && actual_ld(r->fi, r->val);
+}
+
+bool wl_lanes_var_dependent(const wl_lanes *l, const wl_var *v) {
+  const lv *x = pmap_get(&l->env, v);
+  const finfo *own = pmap_get(&l->owner, v);
+  if (!x)
+    return false;
+  if (x->flags & LV_LD)
+    return true;
+  return own && (x->pdeps & own->param_ld);
+}
+
+bool wl_lanes_param_dependent(const wl_lanes *l, const wl_func *f, unsigned i) {
+  const finfo *fi = finfo_of(l, f);
+  return fi && i < 64 && (fi->param_ld & (1ULL << i));
+}
+
+bool wl_lanes_return_dependent(const wl_lanes *l, const wl_func *f) {
+  const finfo *fi = finfo_of(l, f);
+  return fi && fi->ret_prev.set && actual_ld(fi, fi->ret_prev);
+}
+
+/* Describes restriction n (lane-dependent in fi) into out. */
+static void describe(const finfo *fi, const node *n, wl_lane_reach *out) {
+  out->kind = n->kind;
+  out->stmt = n->stmt;
+  out->cond = n->cond;
+  out->side = n->side;
+  out->exit = NULL;
+  if (n->kind == WL_LR_EXIT) {
+    out->exit = n->exit;
+    out->stmt = NULL;
+    out->cond = NULL;
+    out->side = -1;
+    for (const node *g = n->exit_at; g && g != n->exit_base; g = g->outer)
+      if (actual_ld(fi, g->reach)) {
+        out->stmt = g->stmt;
+        out->cond = g->cond;
+        out->side = g->side >= 0 && g->kind != WL_LR_LOOP ? !g->side : -1;
+        break;
+      }
+  }
+}
+
+static bool reach_of(const wl_lanes *l, const void *key, wl_lane_reach *out) {
+  memset(out, 0, sizeof *out);
+  out->side = -1;
+  const rec *r = rec_of(l, key);
+  if (!r)
+    return false;
+  out->caller_partial = r->fi->entry_partial && !rec_certified(r);
+  for (const node *n = r->chain; n && !n->certified; n = n->outer)
+    if (actual_ld(r->fi, n->reach)) {
+      out->partial = true;
+      describe(r->fi, n, out);
+      break;
+    }
+  return true;
+}
+
+bool wl_lanes_reach_expr(const wl_lanes *l, const wl_expr *e, wl_lane_reach *out) {
+  return reach_of(l, e, out);
+}
+
+bool wl_lanes_reach_stmt(const wl_lanes *l, const wl_stmt *s, wl_lane_reach *out) {
+  return reach_of(l, s, out);
+}
+
+size_t wl_lanes_restrictions(const wl_lanes *l, const wl_expr *e, wl_lane_reach *v, size_t max) {
+  const rec *r = rec_of(l, e);
+  size_t n = 0;
+  if (!r)
+    return 0;
+  for (const node *x = r->chain; x && !x->certified; x = x->outer)
+    if (actual_ld(r->fi, x->reach)) {
+      if (n < max) {
+        memset(&v[n], 0, sizeof v[n]);
+        v[n].partial = true;
+        v[n].caller_partial = r->fi->entry_partial && !rec_certified(r);
+        describe(r->fi, x, &v[n]);
+      }
+      n++;
+    }
+  return n;
+}
+
+typedef struct lane_bind {
+  const wl_lanes *l;
+  unsigned lane;
+} lane_bind;
+
+/* Gives every lane-id-shaped sub-expression the value of the lane being tried. */
+static bool lane_hook(const wl_expr *e, long long *out, void *ud) {
+  const lane_bind *b = ud;
+  const rec *r = rec_of(b->l, e);
+  if (r && r->val.set && r->val.shape != ~0u && (r->val.shape & SH_LANE)) {
+    *out = b->lane;
+    return true;
+  }
+  return false;
+}
+
+/* The lanes for which `cond` is (side 1) or is not (side 0) true. */
+static bool lanes_where(const wl_lanes *l, const wl_expr *cond, int side, unsigned *set) {
+  if (!cond || side < 0)
+    return false;
+  unsigned m = 0;
+  for (unsigned lane = 0; lane < 32; lane++) {
+    lane_bind b = {l, lane};
+    long long v;
+    if (!wl_consteval_ex(cond, lane_hook, &b, &v))
+      return false;
+    if ((v != 0) == (side == 1))
+      m |= 1u << lane;
+  }
+  *set = m;
+  return true;
+}
+
+static bool restr_lanes(const wl_lanes *l, const finfo *fi, const node *n, unsigned *set) {
+  if (n->kind == WL_LR_IF || n->kind == WL_LR_SELECT || n->kind == WL_LR_LOGICAL)
+    return lanes_where(l, n->cond, n->side, set);
+  if (n->kind != WL_LR_EXIT)
+    return false;
+  unsigned gone = ~0u;
+  for (const node *g = n->exit_at; g && g != n->exit_base; g = g->outer) {
+    unsigned gs;
+    if (!actual_ld(fi, g->reach)) {
+      *set = ~0u; /* a warp-uniform test on the way: any lane may stay */
+      return true;
+    }
+    if (!restr_lanes(l, fi, g, &gs))
+      return false;
+    gone &= gs;
+  }
+  *set = ~gone;
+  return true;
+}
+
+bool wl_lanes_reaching_lanes(const wl_lanes *l, const wl_expr *e, unsigned *lanes) {
+  const rec *r = rec_of(l, e);
+  if (!r)
+    return false;
+  unsigned s = ~0u;
+  for (const node *n = r->chain; n && !n->certified; n = n->outer) {
+    unsigned ns;
+    if (!actual_ld(r->fi, n->reach))
+      continue;
+    if (!restr_lanes(l, r->fi, n, &ns))
+      return false;
+    s &= ns;
+  }
+  *lanes = s;
+  return true;
+}
+
+bool wl_lanes_whole_warp(const wl_lanes *l, const wl_expr *e) {
+  wl_lane_reach r;
+  return reach_of(l, e, &r) && !r.partial && !r.caller_partial;
+}
+
+const wl_func *wl_lanes_func_of_expr(const wl_lanes *l, const wl_expr *e) {
+  const rec *r = rec_of(l, e);
+  return r ? r->fi->f : NULL;
+}
+
+size_t wl_lanes_calls_of(const wl_lanes *l, const wl_func *f, const wl_expr *const **v) {
+  const finfo *fi = finfo_of(l, f);
+  *v = fi ? (const wl_expr *const *)fi->callers.v : NULL;
+  return fi ? fi->callers.n : 0;
+}
+
+size_t wl_lanes_collectives(const wl_lanes *l, const wl_expr *const **v) {
+  *v = (const wl_expr *const *)l->colls.v;
+  return l->colls.n;
+}
+
+unsigned wl_lanes_mask_flags(const wl_lanes *l, const wl_expr *e) {
+  const rec *r = rec_of(l, e);
+  unsigned m = 0;
+  if (!r)
+    return 0;
+  if (r->val.flags & LV_AM)
+    m |= WL_MASK_ACTIVEMASK;
+  if (r->val.flags & LV_MATCH)
+    m |= WL_MASK_MATCH;
+  if (r->val.flags & LV_VOTE)
+    m |= WL_MASK_VOTE;
+  return m;
+}
+
+static bool partial_at(const wl_lanes *l, const wl_expr *e) {
+  const rec *r = rec_of(l, e);
+  return r && rec_partial(l, r);
+}
+
+typedef struct origins {
+  wl_mask_origin *v;
+  size_t n, max;
+} origins;
+
+static void add_origin(origins *o, wl_mask_origin x) {
+  for (size_t i = 0; i < o->n && i < o->max; i++)
+    if (o->v[i].activemask == x.activemask && o->v[i].call == x.call) {
+      o->v[i].partial = o->v[i].partial || x.partial;
+      return;
+    }
+  if (o->n < o->max)
+    o->v[o->n] = x;
+  o->n++;
+}
+
+static void find_origins(const wl_lanes *l, const wl_expr *e, origins *o, int depth) {
+  const rec *r = rec_of(l, e);
+  if (!r || depth > 8 || (r->val.flags & LV_MATCH))
+    return;
+  if ((r->val.flags & LV_AM) && r->val.am)
+    add_origin(o, (wl_mask_origin){r->val.am, NULL, partial_at(l, r->val.am)});
+  for (unsigned i = 0; i < 64 && i < r->fi->f->nparams; i++) {
+    if (!(r->val.pdeps & (1ULL << i)))
+      continue;
+    for (size_t c = 0; c < r->fi->callers.n; c++) {
+      const wl_expr *call = r->fi->callers.v[c];
+      const wl_expr *arg = wl_lanes_call_arg(l, call, i);
+      if (!arg)
+        continue;
+      origins sub = {wl_xcalloc(o->max + 1, sizeof *sub.v), 0, o->max};
+      find_origins(l, arg, &sub, depth + 1);
+      bool p = partial_at(l, call);
+      for (size_t k = 0; k < sub.n && k < sub.max; k++) {
+        wl_mask_origin x = sub.v[k];
+        if (!x.call)
+          x.call = call;
+        x.partial = x.partial || p;
+        add_origin(o, x);
+      }
+      free(sub.v);
+    }
+  }
+}
+
+size_t wl_lanes_activemask_origins(const wl_lanes *l, const wl_expr *e, wl_mask_origin *v,
+                                   size_t max) {
+  origins o = {v, 0, max};
+  find_origins(l, e, &o, 0);
+  return o.n;
+}
+
+/* ---- collectives --------------------------------------------------------- */
+
+static const wl_collective collectives[] = {
+    {"__shfl_sync", 0, 3, true, false, false},
+    {"__shfl_up_sync", 0, 3, true, false, false},
+    {"__shfl_down_sync", 0, 3, true, false, false},
+    {"__shfl_xor_sync", 0, 3, true, false, false},
+    {"__ballot_sync", 0, -1, false, false, false},
+    {"__any_sync", 0, -1, false, false, false},
+    {"__all_sync", 0, -1, false, false, false},
+    {"__uni_sync", 0, -1, false, false, false},
+    {"__match_any_sync", 0, -1, false, true, false},
+    {"__match_all_sync", 0, -1, false, true, false},
+    {"__reduce_add_sync", 0, -1, false, false, false},
+    {"__reduce_min_sync", 0, -1, false, false, false},
+    {"__reduce_max_sync", 0, -1, false, false, false},
+    {"__reduce_and_sync", 0, -1, false, false, false},
+    {"__reduce_or_sync", 0, -1, false, false, false},
+    {"__reduce_xor_sync", 0, -1, false, false, false},
+    {"__syncwarp", 0, -1, false, false, false},
+    {"__shfl", -1, 2, true, false, true},
+    {"__shfl_up", -1, 2, true, false, true},
+    {"__shfl_down", -1, 2, true, false, true},
+    {"__shfl_xor", -1, 2, true, false, true},
+    {"__ballot", -1, -1, false, false, true},
+    {"__any", -1, -1, false, false, true},
+    {"__all", -1, -1, false, false, true},
+};
+
+const wl_collective *wl_collective_of(const wl_expr *e) {
+  if (!e || e->kind != WL_E_CALL || !e->name || e->callee || e->callee_is_method ||
+      (e->callee_expr && e->callee_expr->kind == WL_E_MEMBER))
+    return NULL;
+  for (size_t i = 0; i < sizeof collectives / sizeof collectives[0]; i++)
+    if (strcmp(collectives[i].name, e->name) == 0)
+      return &collectives[i];
+  return NULL;
+}
+
+const wl_expr *wl_collective_mask(const wl_expr *e) {
+  const wl_collective *c = wl_collective_of(e);
+  return c ? arg_at(e, c->mask_arg) : NULL;
+}
+
+const wl_expr *wl_collective_width(const wl_expr *e) {
+  const wl_collective *c = wl_collective_of(e);
+  return c ? arg_at(e, c->width_arg) : NULL;
+}
+
+bool wl_collective_full_mask(const wl_expr *e) {
+  const wl_collective *c = wl_collective_of(e);
+  if (!c || c->legacy)
+    return false;
+  const wl_expr *m = arg_at(e, c->mask_arg);
+  if (!m)
+    return strcmp(c->name, "__syncwarp") == 0;
+  return wl_consteval_is_full_mask(m);
+}
+
+static const wl_expr *full_warp_in(const wl_lanes *l, const finfo *g, const wl_expr *call,
+                                   int depth) {
+  if (!g || !g->analyzed || depth > 8)
+    return NULL;
+  for (size_t i = 0; i < l->colls.n; i++) {
+    const wl_expr *c = l->colls.v[i];
+    const rec *r = rec_of(l, c);
+    const wl_collective *co = wl_collective_of(c);
+    if (!r || r->fi != g || co->legacy || rec_partial(l, r))
+      continue;
+    if (wl_collective_full_mask(c))
+      return c;
+    const wl_expr *m = wl_expr_strip(wl_collective_mask(c));
+    if (m && m->kind == WL_E_REF && m->var && (m->var->flags & WL_V_PARAM) &&
+        m->var->param_index >= 0 && (unsigned)m->var->param_index < g->f->nparams &&
+        g->f->params[m->var->param_index] == m->var) {
+      const wl_expr *a = wl_lanes_call_arg(l, call, (unsigned)m->var->param_index);
+      if (a && wl_consteval_is_full_mask(a))
+        return c;
+    }
+  }
+  for (size_t i = 0; i < g->calls.n; i++) {
+    const wl_expr *c = g->calls.v[i];
+    const rec *r = rec_of(l, c);
+    if (!r || rec_partial(l, r))
+      continue;
+    unsigned off;
+    const wl_expr *x = full_warp_in(l, call_target(l, c, &off), c, depth + 1);
+    if (x)
+      return x;
+  }
+  return NULL;
+}
+
+const wl_expr *wl_lanes_call_full_warp_collective(const wl_lanes *l, const wl_expr *e) {
+  unsigned off;
+  return full_warp_in(l, call_target(l, e, &off), e, 0);
+}
+
+const wl_func *wl_lanes_callee(const wl_lanes *l, const wl_expr *call) {
+  unsigned off;
+  const finfo *g = call_target(l, call, &off);
+  return g ? g->f : NULL;
+}
+
+const wl_expr *wl_lanes_call_arg(const wl_lanes *l, const wl_expr *call, unsigned i) {
+  unsigned off;
+  if (!call_target(l, call, &off))
+    off = 0;
+  return arg_at(call, (int)(i + off));
+}
+
+const char *wl_lanes_call_name(const wl_expr *call) {
+  if (call->name && strcmp(call->name, "operator()") == 0 && call->nargs >= 1) {
+    const wl_expr *o = wl_expr_strip(call->args[0]);
+    if (o && o->kind == WL_E_REF && o->name)
+      return o->name;
+  }
+  return call->name ? call->name : "?";
+}
+
+wl_range wl_lanes_site(const wl_tu *tu, const wl_expr *e, const wl_macro_info **macro) {
+  wl_range r = e->range;
+  *macro = e->macro;
+  if (e->kind == WL_E_CALL && e->loc.file)
+    r.begin = e->loc;
+  if (e->macro && e->macro->name && wl_tu_in_main(tu, e->macro->expansion)) {
+    r.begin = r.end = e->macro->expansion;
+    *macro = NULL;
+  }
+  return r;
+}
+
+/* The source text of a main-file expression, shortened to fit. */
+static void expr_text(const wl_tu *tu, const wl_expr *e, char *buf, size_t size) {
+  buf[0] = '\0';
+  if (!e || !wl_tu_in_main(tu, e->range.begin) || !wl_tu_in_main(tu, e->range.end) ||
+      e->range.end.offset <= e->range.begin.offset || e->range.end.offset > tu->source_len)
+    return;
+  size_t n = e->range.end.offset - e->range.begin.offset, o = 0;
+  const char *t = tu->source + e->range.begin.offset;
+  for (size_t i = 0; i < n && o + 4 < size; i++) {
+    char ch = t[i] == '\n' || t[i] == '\t' || t[i] == '\r' ? ' ' : t[i];
+    if (ch == ' ' && o > 0 && buf[o - 1] == ' ')
+      continue;
+    buf[o++] = ch;
+  }
+  if (o + 4 >= size && n > o)
+    memcpy(buf + o, "...", 3), o += 3;
+  buf[o] = '\0';
+}
+
+void wl_lanes_describe(const wl_tu *tu, const wl_lane_reach *r, char *buf, size_t size) {
+  char cond[72];
+  expr_text(tu, r->cond, cond, sizeof cond);
+  unsigned line = r->cond ? r->cond->range.begin.line : r->stmt ? r->stmt->range.begin.line : 0;
+  const char *what = "condition";
+  switch (r->kind) {
+  case WL_LR_LOOP:
+    snprintf(buf, size, "in a loop whose trip count is lane-dependent%s%s%s (line %u)",
+             *cond ? " ('" : "", cond, *cond ? "')" : "", line);
+    return;
+  case WL_LR_SWITCH: what = "switch"; break;
+  case WL_LR_EXIT: {
+    wl_stmt_kind ek = r->exit ? r->exit->kind : WL_S_RETURN;
+    const char *k = ek == WL_S_BREAK      ? "break"
+                    : ek == WL_S_CONTINUE ? "continue"
+                    : ek == WL_S_GOTO     ? "goto"
+                                          : "return";
+    unsigned el = r->exit ? r->exit->range.begin.line : 0;
+    if (*cond)
+      snprintf(buf, size, "after the '%s' at line %u that the lanes where '%s' %s take", k, el,
+               cond,
+               r->side == 0   ? "holds"
+               : r->side == 1 ? "does not hold"
+                              : "varies");
+    else
+      snprintf(buf, size, "after the '%s' at line %u that only some lanes take", k, el);
+    return;
+  }
+  case WL_LR_SELECT: what = "?: condition"; break;
+  case WL_LR_LOGICAL: what = "&&/|| operand"; break;
+  default: break;
+  }
+  if (*cond)
+    snprintf(buf, size, "under the lane-dependent %s '%s' (line %u)", what, cond, line);
+  else
+    snprintf(buf, size, "under a lane-dependent %s (line %u)", what, line);
+}

@@ -1,0 +1,52 @@
+/* options.h - the command line: every option, its parsing and the --help
+ * text. No I/O beyond printing help, versions, rule lists and usage errors. */
+#ifndef WARPLINT_OPTIONS_H
+#define WARPLINT_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "buf.h"
+#include "diag.h"
+
+typedef enum wl_out_format { WL_FMT_TEXT, WL_FMT_JSON, WL_FMT_SARIF } wl_out_format;
+typedef enum wl_color_mode { WL_COLOR_AUTO, WL_COLOR_ALWAYS, WL_COLOR_NEVER } wl_color_mode;
+
+typedef struct wl_cli_opts {
+  wl_out_format format;
+  wl_color_mode color;
+  wl_vec paths;      /* const char* as given */
+  wl_vec clang_args; /* const char*: -I/-D/-U and everything after -- */
+  wl_vec owned;      /* char* to free */
+  wl_vec exts;       /* const char* without the dot; empty: not given */
+  const char *cuda_path;
+  unsigned arch; /* 0: not given */
+  bool verbose;
+  long jobs;
+  bool enable_given;          /* --enable: only the rules in enable[] */
+  bool *enable;               /* per rule */
+  bool *disable;              /* per rule */
+  const char *compdb;         /* -p */
+  const char *config;         /* --config */
+  bool no_config;             /* --no-config */
+  const char *baseline;       /* --baseline */
+  const char *write_baseline; /* --write-baseline */
+  bool report_unused;         /* --report-unused-suppressions */
+  wl_severity fail_on;        /* --fail-on (default: note, i.e. any finding) */
+  bool exit_zero;             /* --exit-zero */
+  bool fix;                   /* --fix: apply automatic fixes in place */
+  bool diff;                  /* --diff: print the fixes as a unified diff, change nothing */
+  const char *export_fixes;   /* --export-fixes FILE: clang-tidy YAML replacements */
+} wl_cli_opts;
+
+typedef enum wl_parse_result {
+  WL_ARGS_RUN,       /* analyze */
+  WL_ARGS_EXIT_OK,   /* --help, --version, --list-rules, --explain: done */
+  WL_ARGS_EXIT_USAGE /* a usage error, already reported on err */
+} wl_parse_result;
+
+/* Fills o (always; free it with wl_cli_opts_free). */
+wl_parse_result wl_cli_parse(int argc, char **argv, wl_cli_opts *o, FILE *out, FILE *err);
+void wl_cli_opts_free(wl_cli_opts *o);
+
+#endif

@@ -1,0 +1,2496 @@
+/* shared.c - the shared-memory access analysis (see shared.h): abstract
+ * execution of each kernel over lane forms, shared-memory pointers, branch
+ * conditions and barriers, recording the pairs of accesses by two lanes of
+ * one warp that may meet on an element with no barrier between them. */
+#include "shared.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "affine.h"
+#include "buf.h"
+
+#define MAX_UNROLL 64         /* iterations of a loop with a constant trip count */
+#define MAX_CALL_DEPTH 8      /* inlined calls */
+#define MAX_LOOP_NEST 64      /* loop and switch frames */
+#define STEP_BUDGET 150000    /* statements executed per analyzed function */
+#define UNROLL_BUDGET 20000   /* statements one unrolling attempt may take */
+#define PAIR_BUDGET 8000000UL /* lane pairs examined per analyzed function */
+#define MAX_PENDING 512       /* accesses remembered since the last barrier on a path */
+
+/* ------------------------------------------------------------------------ */
+/* Results                                                                  */
+
+struct wl_smem {
+  wl_smem_race *races;
+  size_t nraces, capraces;
+  wl_smem_access *accs;
+  size_t naccs, capaccs;
+  size_t *slots; /* open addressing over accs: index + 1, 0 = empty */
+  size_t nslots;
+  size_t *rslots; /* open addressing over races by pair of expressions */
+  size_t nrslots, nrused;
+  bool incomplete;
+};
+
+static size_t hash_ptr(const void *p, bool w) {
+  uint64_t h = (uint64_t)(uintptr_t)p ^ (w ? 0x5bd1e995u : 0u);
+  h *= 0x9E3779B97F4A7C15ULL;
+  return (size_t)(h ^ (h >> 29));
+}
+
+static const wl_smem_access *find_access(const wl_smem *sm, const wl_expr *e, bool write) {
+  if (!sm->nslots)
+    return NULL;
+  for (size_t i = hash_ptr(e, write) & (sm->nslots - 1);; i = (i + 1) & (sm->nslots - 1)) {
+    size_t s = sm->slots[i];
+    if (!s)
+      return NULL;
+    const wl_smem_access *a = &sm->accs[s - 1];
+    if (a->expr == e && a->write == write)
+      return a;
+  }
+}
+
+static void note_access(wl_smem *sm, const wl_smem_access *a) {
+  if (find_access(sm, a->expr, a->write))
+    return;
+  if ((sm->naccs + 1) * 2 > sm->nslots) {
+    size_t n = sm->nslots ? sm->nslots * 2 : 64;
+    free(sm->slots);
+    sm->slots = wl_xcalloc(n, sizeof *sm->slots);
+    sm->nslots = n;
+    for (size_t k = 0; k < sm->naccs; k++) {
+      size_t i = hash_ptr(sm->accs[k].expr, sm->accs[k].write) & (n - 1);
+      while (sm->slots[i])
+        i = (i + 1) & (n - 1);
+      sm->slots[i] = k + 1;
+    }
+  }
+  if (sm->naccs == sm->capaccs) {
+    sm->capaccs = sm->capaccs ? sm->capaccs * 2 : 32;
+    sm->accs = wl_xrealloc(sm->accs, sm->capaccs * sizeof *sm->accs);
+  }
+  sm->accs[sm->naccs] = *a;
+  size_t i = hash_ptr(a->expr, a->write) & (sm->nslots - 1);
+  while (sm->slots[i])
+    i = (i + 1) & (sm->nslots - 1);
+  sm->slots[i] = ++sm->naccs;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Values, conditions, guards, accesses                                     */
+
+typedef enum vkind { V_UNK, V_INT, V_PTR, V_COND } vkind;
+
+typedef enum ckind { C_TRUE, C_FALSE, C_UNK, C_CMP, C_AND, C_OR } ckind;
+
+typedef struct cond cond;
+struct cond {
+  ckind kind;
+  wl_cop op; /* C_CMP: f op 0 */
+  const wl_lform *f;
+  const cond *a, *b;
+  bool uni; /* the same truth in every lane */
+};
+
+typedef struct val {
+  vkind kind;
+  bool uni;          /* V_UNK: known warp-uniform */
+  const wl_lform *f; /* V_INT: value; V_PTR: element offset (NULL: unknown); V_COND: 0/1 */
+  const cond *c;     /* V_COND */
+  /* V_PTR: a pointer into shared memory, or (as an address) an lvalue there */
+  const wl_var *root; /* the __shared__ variable */
+  bool dyn;           /* dynamic shared memory (every extern __shared__ array) */
+  const char *tag;    /* element type the offset counts in */
+  const char *field;  /* member path for accesses of struct members */
+  unsigned shape[4];  /* extents of the pointee (of the object, for an address) */
+  unsigned nshape;
+  bool vol;
+} val;
+
+typedef struct guard guard;
+typedef struct reach reach;
+struct guard {
+  const cond *c;
+  const guard *next;
+  unsigned depth;
+  reach *r; /* lanes that get here, once computed */
+};
+
+/* Which iteration of which enclosing loops an access happened in. */
+typedef struct iteration iteration;
+struct iteration {
+  const wl_stmt *loop;
+  unsigned index;
+  const iteration *parent;
+};
+
+/* The lanes that get past a guard's conditions. */
+struct reach {
+  unsigned char lane[WL_LANES]; /* 0: never gets here, 1: does, 2: when cons[l] hold */
+  wl_lcons *cons[WL_LANES];
+  unsigned ncons[WL_LANES];
+};
+
+typedef struct acc {
+  wl_smem_access info;
+  bool dyn;
+  const char *tag, *field; /* interned: compared by pointer */
+  const wl_lform *off;     /* element, NULL when unknown */
+  const wl_lform *wval;    /* value stored (writes), NULL when unknown */
+  const guard *g;
+  const wl_expr *call;
+  const iteration *iter;
+  unsigned seq;
+  struct by_value *by_value; /* the constant part of off, lanes by value; once needed */
+} acc;
+
+typedef struct by_value {
+  long long v[WL_LANES];
+  unsigned char lane[WL_LANES];
+} by_value;
+
+typedef struct binding {
+  const wl_var *var;
+  const val *v;
+} binding;
+
+typedef struct state {
+  bool live;
+  binding *env;
+  unsigned nenv, capenv;
+  acc **pend; /* sorted by seq */
+  unsigned npend, cappend;
+  const guard *g;
+} state;
+
+typedef struct frame {
+  bool is_switch;
+  bool has_brk, has_cont;
+  state brk, cont;
+} frame;
+
+typedef struct fnframe {
+  const wl_func *f;
+  bool has_ret;
+  state ret;
+  const val *retv;
+} fnframe;
+
+typedef struct ctx {
+  wl_smem *sm;
+  const wl_tu *tu;
+  wl_arena ar;
+  wl_lctx lc;
+  const wl_func *root;
+  bool root_params_uniform;
+  const wl_func *fn;
+  const wl_stmt *stmt;
+  const wl_expr *root_call;
+  const iteration *iter;
+  bool record;
+  unsigned seq;
+  unsigned long steps, step_limit, pairs;
+  bool exhausted;
+  frame *loops[MAX_LOOP_NEST];
+  unsigned nloops;
+  fnframe *fns[MAX_CALL_DEPTH + 1];
+  unsigned nfns;
+  wl_vec strings; /* interned element types and member paths */
+} ctx;
+
+static const char *intern(ctx *c, const char *s) {
+  if (!s)
+    return NULL;
+  for (size_t i = 0; i < c->strings.n; i++)
+    if (strcmp(c->strings.v[i], s) == 0)
+      return c->strings.v[i];
+  char *d = wl_arena_strdup(&c->ar, s);
+  wl_vec_push(&c->strings, d);
+  return d;
+}
+
+static const val VAL_UNK = {V_UNK, false, NULL, NULL, NULL, false, NULL, NULL, {0}, 0, false};
+static const val VAL_UNK_UNI = {V_UNK, true, NULL, NULL, NULL, false, NULL, NULL, {0}, 0, false};
+static const cond COND_TRUE = {C_TRUE, WL_C_EQ, NULL, NULL, NULL, true};
+static const cond COND_FALSE = {C_FALSE, WL_C_EQ, NULL, NULL, NULL, true};
+static const cond COND_UNK = {C_UNK, WL_C_EQ, NULL, NULL, NULL, false};
+static const cond COND_UNK_UNI = {C_UNK, WL_C_EQ, NULL, NULL, NULL, true};
+
+static val *new_val(ctx *c, vkind k) {
+  val *v = wl_arena_alloc(&c->ar, sizeof *v);
+  v->kind = k;
+  return v;
+}
+
+static const val *vunk(bool uni) { return uni ? &VAL_UNK_UNI : &VAL_UNK; }
+
+static const val *vint(ctx *c, const wl_lform *f, bool uni_if_unknown) {
+  if (!f)
+    return vunk(uni_if_unknown);
+  val *v = new_val(c, V_INT);
+  v->f = f;
+  return v;
+}
+
+static const val *vptr_with(ctx *c, const val *p, const wl_lform *off) {
+  val *v = new_val(c, V_PTR);
+  *v = *p;
+  v->kind = V_PTR;
+  v->f = off;
+  return v;
+}
+
+static bool val_uniform(const val *v) {
+  switch (v->kind) {
+  case V_INT: return wl_lf_uniform(v->f);
+  case V_PTR: return v->f && wl_lf_uniform(v->f);
+  case V_COND: return v->c->uni;
+  case V_UNK: return v->uni;
+  }
+  return false;
+}
+
+static const wl_lform *int_form(const val *v) {
+  return (v->kind == V_INT || v->kind == V_COND) ? v->f : NULL;
+}
+
+static unsigned long long shape_prod(const unsigned *s, unsigned n) {
+  unsigned long long p = 1;
+  for (unsigned i = 0; i < n; i++) {
+    if (!s[i] || p > (1ULL << 40))
+      return 0; /* unknown extent, or too large to be an array of shared memory */
+    p *= s[i];
+  }
+  return p;
+}
+
+static bool same_storage_val(const val *a, const val *b) {
+  if (a->dyn != b->dyn || (!a->dyn && a->root != b->root))
+    return false;
+  if (!a->tag || a->tag != b->tag || a->field != b->field)
+    return false;
+  return a->nshape == b->nshape && memcmp(a->shape, b->shape, sizeof a->shape) == 0;
+}
+
+static bool vals_equal(const val *a, const val *b) {
+  if (a == b)
+    return true;
+  if (a->kind != b->kind)
+    return false;
+  switch (a->kind) {
+  case V_UNK: return a->uni == b->uni;
+  case V_INT: return wl_lf_equal(a->f, b->f);
+  case V_COND: return a->c == b->c;
+  case V_PTR:
+    return same_storage_val(a, b) && a->vol == b->vol &&
+           ((!a->f && !b->f) || (a->f && b->f && wl_lf_equal(a->f, b->f)));
+  }
+  return false;
+}
+
+/* ---- conditions ---- */
+
+static const cond *mk_cond(ctx *c, ckind k, wl_cop op, const wl_lform *f, const cond *a,
+                           const cond *b) {
+  cond *n = wl_arena_alloc(&c->ar, sizeof *n);
+  n->kind = k;
+  n->op = op;
+  n->f = f;
+  n->a = a;
+  n->b = b;
+  n->uni = k == C_CMP ? wl_lf_uniform(f) : (a && b ? a->uni && b->uni : false);
+  return n;
+}
+
+/* truth of a comparison per lane when it needs no symbol; false otherwise */
+static bool cond_lanes(const cond *k, bool out[WL_LANES]) {
+  switch (k->kind) {
+  case C_TRUE:
+  case C_FALSE:
+    for (unsigned l = 0; l < WL_LANES; l++)
+      out[l] = k->kind == C_TRUE;
+    return true;
+  case C_UNK: return false;
+  case C_CMP:
+    if (!wl_lf_concrete(k->f))
+      return false;
+    for (unsigned l = 0; l < WL_LANES; l++) {
+      long long v = k->f->t[0].k[l];
+      out[l] = k->op == WL_C_EQ ? v == 0 : k->op == WL_C_NE ? v != 0 : v <= 0;
+    }
+    return true;
+  case C_AND:
+  case C_OR: {
+    bool a[WL_LANES], b[WL_LANES];
+    if (!cond_lanes(k->a, a) || !cond_lanes(k->b, b))
+      return false;
+    for (unsigned l = 0; l < WL_LANES; l++)
+      out[l] = k->kind == C_AND ? a[l] && b[l] : a[l] || b[l];
+    return true;
+  }
+  }
+  return false;
+}
+
+/* 1: true in every lane, 0: false in every lane, -1: depends */
+static int cond_definite(const cond *k) {
+  bool v[WL_LANES];
+  if (!cond_lanes(k, v))
+    return -1;
+  for (unsigned l = 1; l < WL_LANES; l++)
+    if (v[l] != v[0])
+      return -1;
+  return v[0] ? 1 : 0;
+}
+
+static const cond *cond_simplify(ctx *c, const cond *k) {
+  int d = cond_definite(k);
+  (void)c;
+  return d == 1 ? &COND_TRUE : d == 0 ? &COND_FALSE : k;
+}
+
+static const cond *cond_cmp(ctx *c, const wl_lform *f, wl_cop op) {
+  if (!f)
+    return &COND_UNK;
+  return cond_simplify(c, mk_cond(c, C_CMP, op, f, NULL, NULL));
+}
+
+static const cond *cond_and(ctx *c, const cond *a, const cond *b) {
+  if (a->kind == C_FALSE || b->kind == C_FALSE)
+    return &COND_FALSE;
+  if (a->kind == C_TRUE)
+    return b;
+  if (b->kind == C_TRUE)
+    return a;
+  return cond_simplify(c, mk_cond(c, C_AND, WL_C_EQ, NULL, a, b));
+}
+
+static const cond *cond_or(ctx *c, const cond *a, const cond *b) {
+  if (a->kind == C_TRUE || b->kind == C_TRUE)
+    return &COND_TRUE;
+  if (a->kind == C_FALSE)
+    return b;
+  if (b->kind == C_FALSE)
+    return a;
+  return cond_simplify(c, mk_cond(c, C_OR, WL_C_EQ, NULL, a, b));
+}
+
+static const cond *cond_not(ctx *c, const cond *k) {
+  switch (k->kind) {
+  case C_TRUE: return &COND_FALSE;
+  case C_FALSE: return &COND_TRUE;
+  case C_UNK: return k;
+  case C_CMP:
+    if (k->op == WL_C_EQ)
+      return mk_cond(c, C_CMP, WL_C_NE, k->f, NULL, NULL);
+    if (k->op == WL_C_NE)
+      return mk_cond(c, C_CMP, WL_C_EQ, k->f, NULL, NULL);
+    /* !(f <= 0)  <=>  1 - f <= 0 */
+    return cond_cmp(c, wl_lf_sub(&c->lc, wl_lf_const(&c->lc, 1), k->f), WL_C_LE);
+  case C_AND: return cond_or(c, cond_not(c, k->a), cond_not(c, k->b));
+  case C_OR: return cond_and(c, cond_not(c, k->a), cond_not(c, k->b));
+  }
+  return &COND_UNK;
+}
+
+static const val *vcond(ctx *c, const cond *k) {
+  val *v = new_val(c, V_COND);
+  v->c = k;
+  bool t[WL_LANES];
+  if (cond_lanes(k, t)) {
+    long long z[WL_LANES];
+    for (unsigned l = 0; l < WL_LANES; l++)
+      z[l] = t[l];
+    v->f = wl_lf_lanes(&c->lc, z);
+  }
+  return v;
+}
+
+static const cond *cond_of(ctx *c, const val *v) {
+  switch (v->kind) {
+  case V_COND: return v->c;
+  case V_INT: return cond_cmp(c, v->f, WL_C_NE);
+  case V_PTR: return &COND_UNK_UNI;
+  case V_UNK: return v->uni ? &COND_UNK_UNI : &COND_UNK;
+  }
+  return &COND_UNK;
+}
+
+/* ---- guards ---- */
+
+static const guard *guard_push(ctx *c, const guard *g, const cond *k) {
+  if (k->kind == C_TRUE || (k->kind == C_UNK && k->uni))
+    return g;
+  guard *n = wl_arena_alloc(&c->ar, sizeof *n);
+  n->c = k;
+  n->next = g;
+  n->depth = g ? g->depth + 1 : 1;
+  return n;
+}
+
+static const guard *guard_common(const guard *a, const guard *b) {
+  while (a && b && a != b) {
+    if (a->depth >= b->depth)
+      a = a->next;
+    else
+      b = b->next;
+  }
+  return a == b ? a : NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* States                                                                   */
+
+static void st_init(state *s) { memset(s, 0, sizeof *s); }
+
+static void st_free(state *s) {
+  free(s->env);
+  free(s->pend);
+  memset(s, 0, sizeof *s);
+}
+
+static void st_copy(state *dst, const state *src) {
+  st_init(dst);
+  dst->live = src->live;
+  dst->g = src->g;
+  if (src->nenv) {
+    dst->env = wl_xmalloc(src->nenv * sizeof *dst->env);
+    memcpy(dst->env, src->env, src->nenv * sizeof *dst->env);
+  }
+  dst->nenv = dst->capenv = src->nenv;
+  if (src->npend) {
+    dst->pend = wl_xmalloc(src->npend * sizeof *dst->pend);
+    memcpy(dst->pend, src->pend, src->npend * sizeof *dst->pend);
+  }
+  dst->npend = dst->cappend = src->npend;
+}
+
+static void st_move(state *dst, state *src) {
+  st_free(dst);
+  *dst = *src;
+  st_init(src);
+}
+
+static const val *st_lookup(const state *s, const wl_var *v) {
+  for (unsigned i = s->nenv; i-- > 0;)
+    if (s->env[i].var == v)
+      return s->env[i].v;
+  return NULL;
+}
+
+static void st_set(state *s, const wl_var *v, const val *x) {
+  for (unsigned i = s->nenv; i-- > 0;)
+    if (s->env[i].var == v) {
+      s->env[i].v = x;
+      return;
+    }
+  if (s->nenv == s->capenv) {
+    s->capenv = s->capenv ? s->capenv * 2 : 16;
+    s->env = wl_xrealloc(s->env, s->capenv * sizeof *s->env);
+  }
+  s->env[s->nenv].var = v;
+  s->env[s->nenv++].v = x;
+}
+
+static void st_push_pend(ctx *c, state *s, acc *a) {
+  if (s->npend == MAX_PENDING) {
+    memmove(s->pend, s->pend + 1, (s->npend - 1) * sizeof *s->pend);
+    s->npend--;
+    c->sm->incomplete = true;
+  }
+  if (s->npend == s->cappend) {
+    s->cappend = s->cappend ? s->cappend * 2 : 16;
+    s->pend = wl_xrealloc(s->pend, s->cappend * sizeof *s->pend);
+  }
+  s->pend[s->npend++] = a;
+}
+
+/* dst->pend = dst->pend U src->pend (both sorted by seq) */
+static void pend_union(state *dst, const state *src) {
+  if (!src->npend)
+    return;
+  acc **out = wl_xmalloc((dst->npend + src->npend) * sizeof *out);
+  unsigned i = 0, j = 0, n = 0;
+  while (i < dst->npend || j < src->npend) {
+    acc *x;
+    if (j == src->npend || (i < dst->npend && dst->pend[i]->seq < src->pend[j]->seq))
+      x = dst->pend[i++];
+    else if (i == dst->npend || src->pend[j]->seq < dst->pend[i]->seq)
+      x = src->pend[j++];
+    else
+      x = dst->pend[i++], j++;
+    out[n++] = x;
+  }
+  if (n > MAX_PENDING) {
+    memmove(out, out + (n - MAX_PENDING), MAX_PENDING * sizeof *out);
+    n = MAX_PENDING;
+  }
+  free(dst->pend);
+  dst->pend = out;
+  dst->npend = dst->cappend = n;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Built-in symbols and default values of variables                         */
+
+static const wl_lform *sym_form(ctx *c, const char *name, long long lo, long long hi) {
+  return wl_lf_sym(&c->lc, wl_sym_named(&c->lc, NULL, name, lo, hi), 1);
+}
+
+static const wl_lform *thread_x(ctx *c) {
+  /* threadIdx.x == 32 * W + lane (blockDim.x a multiple of 32) */
+  return wl_lf_add(&c->lc, wl_lf_lane(&c->lc),
+                   wl_lf_scale(&c->lc, sym_form(c, "%warp", 0, 31), WL_LANES));
+}
+
+static bool is_int_type(unsigned t) {
+  if (t & (WL_T_POINTER | WL_T_ARRAY | WL_T_FLOATING | WL_T_REFERENCE))
+    return false;
+  return (t & (WL_T_INTEGER | WL_T_DEPENDENT)) != 0;
+}
+
+/* Value of a variable that has no binding on this path. */
+static const val *var_default(ctx *c, const wl_var *v) {
+  if (v->has_ival)
+    return vint(c, wl_lf_const(&c->lc, v->ival), true);
+  bool global = (v->flags & WL_V_GLOBAL) != 0;
+  if (global && v->name && strcmp(v->name, "warpSize") == 0)
+    return vint(c, wl_lf_const(&c->lc, WL_LANES), true);
+  bool uniform = global;
+  for (unsigned i = 0; c->root_params_uniform && i < c->root->nparams && !uniform; i++)
+    uniform = c->root->params[i] == v; /* a kernel's parameters are the same in every lane */
+  if (!uniform || (v->flags & WL_V_SHARED))
+    return vunk(false);
+  if (is_int_type(v->type)) {
+    long long lo = (v->type & WL_T_UNSIGNED) ? 0 : -WL_INF;
+    return vint(c, wl_lf_sym(&c->lc, wl_sym_named(&c->lc, v, v->name, lo, WL_INF), 1), true);
+  }
+  return vunk(true);
+}
+
+static const val *st_get(ctx *c, const state *s, const wl_var *v) {
+  const val *x = st_lookup(s, v);
+  return x ? x : var_default(c, v);
+}
+
+/* ---- joins ---- */
+
+/* Join of two values reaching one point; k: the branch condition that chose
+ * between them (NULL when unknown). */
+static const val *join_vals(ctx *c, const val *a, const val *b, const cond *k) {
+  if (vals_equal(a, b))
+    return a;
+  bool take[WL_LANES];
+  bool lanes = k && cond_lanes(k, take);
+  bool uni_split = k && k->uni;
+  if (a->kind == V_PTR && b->kind == V_PTR && same_storage_val(a, b)) {
+    const wl_lform *f = NULL;
+    if (lanes)
+      f = wl_lf_select(&c->lc, take, a->f, b->f);
+    else if (uni_split && val_uniform(a) && val_uniform(b))
+      f = wl_lf_sym(&c->lc, wl_sym_fresh(&c->lc, "join", -WL_INF, WL_INF), 1);
+    val *v = (val *)vptr_with(c, a, f);
+    v->vol = a->vol || b->vol;
+    return v;
+  }
+  const wl_lform *fa = int_form(a), *fb = int_form(b);
+  if (fa && fb) {
+    if (lanes)
+      return vint(c, wl_lf_select(&c->lc, take, fa, fb), false);
+    if (uni_split && wl_lf_uniform(fa) && wl_lf_uniform(fb)) {
+      long long lo1, hi1, lo2, hi2;
+      wl_lf_range(&c->lc, fa, 0, &lo1, &hi1);
+      wl_lf_range(&c->lc, fb, 0, &lo2, &hi2);
+      return vint(
+          c,
+          wl_lf_sym(&c->lc,
+                    wl_sym_fresh(&c->lc, "join", lo1 < lo2 ? lo1 : lo2, hi1 > hi2 ? hi1 : hi2), 1),
+          true);
+    }
+  }
+  return vunk(uni_split && val_uniform(a) && val_uniform(b));
+}
+
+/* Joins the environments of a and b into out (a new state); k as in join_vals. */
+static void join_states(ctx *c, state *out, const state *a, const state *b, const cond *k) {
+  if (!a->live && !b->live) {
+    st_copy(out, a);
+    pend_union(out, b);
+    out->live = false;
+    return;
+  }
+  if (!b->live) {
+    st_copy(out, a);
+    return;
+  }
+  if (!a->live) {
+    st_copy(out, b);
+    return;
+  }
+  st_init(out);
+  out->live = true;
+  out->g = guard_common(a->g, b->g);
+  for (unsigned i = 0; i < a->nenv; i++) {
+    const val *vb = st_lookup(b, a->env[i].var);
+    if (!vb)
+      vb = var_default(c, a->env[i].var);
+    st_set(out, a->env[i].var, join_vals(c, a->env[i].v, vb, k));
+  }
+  for (unsigned i = 0; i < b->nenv; i++)
+    if (!st_lookup(a, b->env[i].var))
+      st_set(out, b->env[i].var, join_vals(c, var_default(c, b->env[i].var), b->env[i].v, k));
+  pend_union(out, a);
+  pend_union(out, b);
+}
+
+/* *into = join(*into, *from); from is left unchanged */
+static void join_into(ctx *c, state *into, const state *from) {
+  state out;
+  join_states(c, &out, into, from, NULL);
+  st_move(into, &out);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Races                                                                    */
+
+/* Guard constraints of an access at a lane; false when the lane cannot get there. */
+typedef struct consbuf {
+  wl_lcons *v;
+  unsigned n, cap;
+} consbuf;
+
+static void cb_push(consbuf *b, const wl_lcons *x) {
+  if (b->n == b->cap) {
+    b->cap = b->cap ? b->cap * 2 : 8;
+    b->v = wl_xrealloc(b->v, b->cap * sizeof *b->v);
+  }
+  b->v[b->n++] = *x;
+}
+
+static bool inst_cond(ctx *c, const cond *k, unsigned lane, consbuf *out) {
+  switch (k->kind) {
+  case C_TRUE:
+  case C_UNK: return true;
+  case C_FALSE: return false;
+  case C_CMP: {
+    wl_lcons x;
+    wl_lin_at(k->f, lane, &x.lin);
+    x.op = k->op;
+    if (!x.lin.ok)
+      return true;
+    if (x.lin.n == 0) {
+      long long v = x.lin.c;
+      return k->op == WL_C_EQ ? v == 0 : k->op == WL_C_NE ? v != 0 : v <= 0;
+    }
+    cb_push(out, &x);
+    return true;
+  }
+  case C_AND: return inst_cond(c, k->a, lane, out) && inst_cond(c, k->b, lane, out);
+  case C_OR: {
+    consbuf ta = {0}, tb = {0};
+    bool ra = inst_cond(c, k->a, lane, &ta), rb = inst_cond(c, k->b, lane, &tb);
+    if (ra && ta.n && !wl_lcons_feasible(&c->lc, ta.v, ta.n))
+      ra = false;
+    if (rb && tb.n && !wl_lcons_feasible(&c->lc, tb.v, tb.n))
+      rb = false;
+    const consbuf *keep = ra && !rb ? &ta : rb && !ra ? &tb : NULL;
+    if (keep)
+      for (unsigned i = 0; i < keep->n; i++)
+        cb_push(out, &keep->v[i]);
+    free(ta.v);
+    free(tb.v);
+    return ra || rb;
+  }
+  }
+  return true;
+}
+
+/* The lanes that get past every condition of a guard (cached on the guard). */
+static const reach *lanes_of(ctx *c, const guard *g) {
+  static const reach all = {{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                             1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+                            {0},
+                            {0}};
+  if (!g)
+    return &all;
+  if (g->r)
+    return g->r;
+  reach *r = wl_arena_alloc(&c->ar, sizeof *r);
+  consbuf b = {0};
+  for (unsigned l = 0; l < WL_LANES; l++) {
+    b.n = 0;
+    bool ok = true;
+    for (const guard *x = g; x && ok; x = x->next)
+      ok = inst_cond(c, x->c, l, &b);
+    if (ok && b.n && !wl_lcons_feasible(&c->lc, b.v, b.n))
+      ok = false;
+    r->lane[l] = !ok ? 0 : b.n ? 2 : 1;
+    if (ok && b.n) {
+      r->cons[l] = wl_arena_alloc(&c->ar, b.n * sizeof *b.v);
+      memcpy(r->cons[l], b.v, b.n * sizeof *b.v);
+      r->ncons[l] = b.n;
+    }
+  }
+  free(b.v);
+  ((guard *)g)->r = r;
+  return r;
+}
+
+static bool same_storage(const acc *a, const acc *b) {
+  if (a->dyn != b->dyn || (!a->dyn && a->info.storage != b->info.storage))
+    return false;
+  return a->tag && a->tag == b->tag && a->field == b->field;
+}
+
+/* Races found, by unordered pair of expressions (slots hold index + 1; entries
+ * at or beyond nraces are stale after an abandoned unrolling). */
+static size_t pair_hash(const wl_expr *x, const wl_expr *y) {
+  return hash_ptr(x, false) + hash_ptr(y, false); /* symmetric */
+}
+
+static bool race_known(const wl_smem *sm, const wl_expr *x, const wl_expr *y) {
+  if (!sm->nrslots)
+    return false;
+  for (size_t i = pair_hash(x, y) & (sm->nrslots - 1);; i = (i + 1) & (sm->nrslots - 1)) {
+    size_t k = sm->rslots[i];
+    if (!k)
+      return false;
+    if (k - 1 >= sm->nraces)
+      continue;
+    const wl_smem_race *r = &sm->races[k - 1];
+    if ((r->first.expr == x && r->second.expr == y) || (r->first.expr == y && r->second.expr == x))
+      return true;
+  }
+}
+
+static void race_slot(wl_smem *sm, size_t idx) {
+  const wl_smem_race *r = &sm->races[idx];
+  size_t i = pair_hash(r->first.expr, r->second.expr) & (sm->nrslots - 1);
+  while (sm->rslots[i])
+    i = (i + 1) & (sm->nrslots - 1);
+  sm->rslots[i] = idx + 1;
+  sm->nrused++;
+}
+
+static void add_race(ctx *c, const acc *a, const acc *b, int la, int lb, bool branches) {
+  wl_smem *sm = c->sm;
+  if (sm->nraces == sm->capraces) {
+    sm->capraces = sm->capraces ? sm->capraces * 2 : 16;
+    sm->races = wl_xrealloc(sm->races, sm->capraces * sizeof *sm->races);
+  }
+  wl_smem_race *r = &sm->races[sm->nraces++];
+  memset(r, 0, sizeof *r);
+  r->first = a->info;
+  r->second = b->info;
+  r->lane_first = la;
+  r->lane_second = lb;
+  wl_lin o;
+  wl_lin_at(b->off, (unsigned)lb, &o);
+  r->element_known = o.ok && o.n == 0;
+  r->element = o.c;
+  for (const iteration *x = a->iter; x && a != b && !branches; x = x->parent)
+    for (const iteration *y = b->iter; y; y = y->parent)
+      if (x->loop == y->loop && x->index != y->index)
+        r->loop_carried = true;
+  r->concurrent_branches = branches;
+  r->root = c->root;
+  r->call = b->call;
+  if ((sm->nrused + 1) * 2 > sm->nrslots) {
+    free(sm->rslots);
+    sm->nrslots = sm->nrslots ? sm->nrslots * 2 : 64;
+    sm->rslots = wl_xcalloc(sm->nrslots, sizeof *sm->rslots);
+    sm->nrused = 0;
+    for (size_t i = 0; i < sm->nraces; i++)
+      race_slot(sm, i);
+  } else {
+    race_slot(sm, sm->nraces - 1);
+  }
+}
+
+static const by_value *by_value_of(ctx *c, acc *a) {
+  if (a->by_value)
+    return a->by_value;
+  by_value *s = wl_arena_alloc(&c->ar, sizeof *s);
+  for (unsigned l = 0; l < WL_LANES; l++) { /* insertion sort, stable: lanes ascending */
+    long long v = a->off->t[0].k[l];
+    unsigned i = l;
+    while (i > 0 && s->v[i - 1] > v) {
+      s->v[i] = s->v[i - 1];
+      s->lane[i] = s->lane[i - 1];
+      i--;
+    }
+    s->v[i] = v;
+    s->lane[i] = (unsigned char)l;
+  }
+  return a->by_value = s;
+}
+
+/* Whether lanes la (doing a) and lb (doing b) can both get there and meet;
+ * diff: the difference of the two elements when it is not a number. */
+static bool lanes_meet(ctx *c, const reach *ra, unsigned la, const reach *rb, unsigned lb,
+                       const wl_lcons *diff) {
+  if (!diff && ra->lane[la] == 1 && rb->lane[lb] == 1)
+    return true;
+  wl_lcons buf[64];
+  unsigned n = 0;
+  if (diff)
+    buf[n++] = *diff;
+  for (unsigned i = 0; i < ra->ncons[la] && n < 64; i++)
+    buf[n++] = ra->cons[la][i];
+  for (unsigned i = 0; i < rb->ncons[lb] && n < 64; i++)
+    buf[n++] = rb->cons[lb][i];
+  return wl_lcons_feasible(&c->lc, buf, n);
+}
+
+/* a happened before b (or a == b: b executed by two lanes); records a race when
+ * two different lanes may touch one element through them. */
+static void check_pair(ctx *c, acc *a, acc *b, bool branches) {
+  if (!a->info.write && !b->info.write)
+    return;
+  if (!a->off || !b->off || !same_storage(a, b))
+    return;
+  if (race_known(c->sm, a->info.expr, b->info.expr))
+    return;
+  if (a->info.write && b->info.write && a->wval && b->wval && wl_lf_uniform(a->wval) &&
+      wl_lf_equal(a->wval, b->wval))
+    return; /* every lane stores the same value */
+  const reach *ra = lanes_of(c, a->g), *rb = lanes_of(c, b->g);
+  if (wl_lf_same_symbolic(a->off, b->off)) {
+    /* the elements differ by a number: merge the lanes sorted by element */
+    const by_value *sa = by_value_of(c, a), *sb = by_value_of(c, b);
+    unsigned i = 0, j = 0;
+    while (i < WL_LANES && j < WL_LANES) {
+      if (sa->v[i] < sb->v[j]) {
+        i++;
+      } else if (sa->v[i] > sb->v[j]) {
+        j++;
+      } else {
+        unsigned i2 = i, j2 = j;
+        while (i2 < WL_LANES && sa->v[i2] == sa->v[i])
+          i2++;
+        while (j2 < WL_LANES && sb->v[j2] == sb->v[j])
+          j2++;
+        for (unsigned y = j; y < j2; y++)
+          for (unsigned x = i; x < i2; x++) {
+            unsigned la = sa->lane[x], lb = sb->lane[y];
+            if (la == lb || !ra->lane[la] || !rb->lane[lb])
+              continue;
+            if (++c->pairs > PAIR_BUDGET) {
+              c->exhausted = true;
+              return;
+            }
+            if (lanes_meet(c, ra, la, rb, lb, NULL)) {
+              add_race(c, a, b, (int)la, (int)lb, branches);
+              return;
+            }
+          }
+        i = i2;
+        j = j2;
+      }
+    }
+    return;
+  }
+  for (unsigned lb = 0; lb < WL_LANES; lb++) {
+    if (!rb->lane[lb])
+      continue;
+    wl_lin ob;
+    wl_lin_at(b->off, lb, &ob);
+    for (unsigned la = 0; la < WL_LANES; la++) {
+      if (la == lb || !ra->lane[la])
+        continue;
+      if (++c->pairs > PAIR_BUDGET) {
+        c->exhausted = true;
+        return;
+      }
+      wl_lin oa;
+      wl_lcons d;
+      wl_lin_at(a->off, la, &oa);
+      wl_lin_sub(&oa, &ob, &d.lin);
+      d.op = WL_C_EQ;
+      if (!d.lin.ok || (d.lin.n == 0 && d.lin.c != 0))
+        continue;
+      if (lanes_meet(c, ra, la, rb, lb, d.lin.n ? &d : NULL)) {
+        add_race(c, a, b, (int)la, (int)lb, branches);
+        return;
+      }
+    }
+  }
+}
+
+static void record_access(ctx *c, state *st, const wl_expr *e, const val *p, bool write,
+                          const val *stored) {
+  if (!c->record || !st->live)
+    return;
+  acc *a = wl_arena_alloc(&c->ar, sizeof *a);
+  a->info.expr = e;
+  a->info.stmt = c->stmt;
+  a->info.func = c->fn;
+  a->info.storage = p->root;
+  a->info.write = write;
+  a->info.is_volatile = p->vol || (e->type & WL_T_VOLATILE);
+  a->info.index_known = p->f != NULL;
+  a->dyn = p->dyn;
+  a->tag = p->tag;
+  a->field = p->field;
+  a->off = p->f;
+  a->wval = write && stored ? int_form(stored) : NULL;
+  a->g = st->g;
+  a->call = c->root_call;
+  a->iter = c->iter;
+  a->seq = c->seq++;
+  note_access(c->sm, &a->info);
+  if (write)
+    check_pair(c, a, a, false);
+  for (unsigned i = 0; i < st->npend; i++)
+    check_pair(c, st->pend[i], a, false);
+  st_push_pend(c, st, a);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Expressions                                                              */
+
+typedef enum akind { A_NONE, A_SHARED, A_LOCAL } akind;
+typedef struct addr {
+  akind kind;
+  const val *p;      /* A_SHARED: the object's address; shape = the object's extents */
+  const wl_var *var; /* A_LOCAL */
+} addr;
+
+static const val *eval(ctx *c, state *st, const wl_expr *e);
+static addr eval_addr(ctx *c, state *st, const wl_expr *e);
+static void exec_stmt(ctx *c, state *st, const wl_stmt *s);
+
+/* "volatile float *" -> "float", "float[4][8]" -> "float" */
+static const char *norm_type(ctx *c, const char *s, bool strip_pointer) {
+  if (!s)
+    return NULL;
+  char buf[256];
+  size_t n = 0;
+  const char *p = s;
+  while (*p && n + 1 < sizeof buf) {
+    if (*p == '[')
+      break;
+    static const char *const drop[] = {"volatile", "const", "__restrict__", "restrict",
+                                       "struct",   "class", "__shared__"};
+    bool dropped = false;
+    for (size_t i = 0; i < sizeof drop / sizeof drop[0]; i++) {
+      size_t l = strlen(drop[i]);
+      if (strncmp(p, drop[i], l) == 0 && (p == s || !(p[-1] == '_' || (p[-1] | 32) >= 'a')) &&
+          !(p[l] == '_' || ((p[l] | 32) >= 'a' && (p[l] | 32) <= 'z') ||
+            (p[l] >= '0' && p[l] <= '9'))) {
+        p += l;
+        dropped = true;
+        break;
+      }
+    }
+    if (dropped)
+      continue;
+    if (*p != ' ' && *p != '\t' && *p != '\n')
+      buf[n++] = *p;
+    p++;
+  }
+  buf[n] = 0;
+  if (strip_pointer && n && buf[n - 1] == '*')
+    buf[--n] = 0;
+  while (n && buf[n - 1] == '&')
+    buf[--n] = 0;
+  return n ? intern(c, buf) : NULL;
+}
+
+static const val *shared_var_addr(ctx *c, const wl_var *v) {
+  val *p = new_val(c, V_PTR);
+  p->f = wl_lf_const(&c->lc, 0);
+  p->root = v;
+  p->dyn = (v->flags & WL_V_EXTERN) != 0;
+  p->tag = norm_type(c, v->type_spelling, false);
+  p->vol = (v->type & WL_T_VOLATILE) != 0;
+  p->nshape = v->ndims;
+  for (unsigned i = 0; i < v->ndims && i < 4; i++)
+    p->shape[i] = v->dims[i];
+  return p;
+}
+
+/* array object address -> pointer to its first element */
+static const val *decay(ctx *c, const val *p) {
+  val *q = (val *)vptr_with(c, p, p->f);
+  if (q->nshape) {
+    memmove(q->shape, q->shape + 1, (q->nshape - 1) * sizeof q->shape[0]);
+    q->shape[--q->nshape] = 0;
+  }
+  return q;
+}
+
+/* p + k (k elements of the pointee) */
+static const val *ptr_add(ctx *c, const val *p, const wl_lform *k, long long sign) {
+  unsigned long long unit = shape_prod(p->shape, p->nshape);
+  const wl_lform *off = NULL;
+  if (unit && p->f && k)
+    off = wl_lf_add(&c->lc, p->f, wl_lf_scale(&c->lc, k, sign * (long long)unit));
+  return vptr_with(c, p, off);
+}
+
+static const val *read_lvalue(ctx *c, state *st, const wl_expr *e, addr a) {
+  if (a.kind == A_SHARED) {
+    if (a.p->nshape > 0 || (e->type & WL_T_ARRAY))
+      return decay(c, a.p);
+    record_access(c, st, e, a.p, false, NULL);
+    return vunk(false);
+  }
+  if (a.kind == A_LOCAL)
+    return st_get(c, st, a.var);
+  return NULL; /* caller decides */
+}
+
+static bool is_builtin_obj(const wl_expr *b, const char *name) {
+  b = wl_expr_strip(b);
+  return b && b->kind == WL_E_REF && b->name && strcmp(b->name, name) == 0 && b->var &&
+         (b->var->flags & WL_V_GLOBAL);
+}
+
+static const val *builtin_member(ctx *c, const wl_expr *e) {
+  if (e->nargs != 1 || !e->name || e->name[1])
+    return NULL;
+  const wl_expr *b = e->args[0];
+  char d = e->name[0];
+  if (d != 'x' && d != 'y' && d != 'z')
+    return NULL;
+  if (is_builtin_obj(b, "threadIdx")) {
+    if (d == 'x')
+      return vint(c, thread_x(c), false);
+    return vint(c, sym_form(c, d == 'y' ? "%tid.y" : "%tid.z", 0, d == 'y' ? 1023 : 63), true);
+  }
+  if (is_builtin_obj(b, "blockDim")) {
+    if (d == 'x')
+      return vint(c, wl_lf_scale(&c->lc, sym_form(c, "%ntid.x/32", 1, 32), WL_LANES), true);
+    return vint(c, sym_form(c, d == 'y' ? "%ntid.y" : "%ntid.z", 1, d == 'y' ? 1024 : 64), true);
+  }
+  if (is_builtin_obj(b, "blockIdx"))
+    return vint(c,
+                sym_form(c,
+                         d == 'x'   ? "%ctaid.x"
+                         : d == 'y' ? "%ctaid.y"
+                                    : "%ctaid.z",
+                         0, WL_INF),
+                true);
+  if (is_builtin_obj(b, "gridDim"))
+    return vint(c,
+                sym_form(c,
+                         d == 'x'   ? "%nctaid.x"
+                         : d == 'y' ? "%nctaid.y"
+                                    : "%nctaid.z",
+                         1, WL_INF),
+                true);
+  return NULL;
+}
+
+static const char *join_field(ctx *c, const char *base, const char *name) {
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s%s%s", base ? base : "", base ? "." : "", name ? name : "?");
+  return intern(c, buf);
+}
+
+static addr member_addr(ctx *c, const val *obj, const wl_expr *e) {
+  addr a = {A_SHARED, NULL, NULL};
+  unsigned dims[4] = {0}, nd = 0;
+  if (e->var && (e->var->type & WL_T_ARRAY))
+    for (nd = 0; nd < e->var->ndims && nd < 4; nd++)
+      dims[nd] = e->var->dims[nd];
+  unsigned long long mult = shape_prod(dims, nd);
+  const wl_lform *off = obj->f && mult ? wl_lf_scale(&c->lc, obj->f, (long long)mult) : NULL;
+  val *p = (val *)vptr_with(c, obj, off);
+  p->field = join_field(c, obj->field, e->name);
+  p->nshape = nd;
+  memcpy(p->shape, dims, sizeof dims);
+  if (e->type & WL_T_VOLATILE)
+    p->vol = true;
+  a.p = p;
+  return a;
+}
+
+static addr eval_addr(ctx *c, state *st, const wl_expr *e) {
+  addr none = {A_NONE, NULL, NULL};
+  if (!e)
+    return none;
+  switch (e->kind) {
+  case WL_E_REF: {
+    const wl_var *v = e->var;
+    if (!v)
+      return none;
+    if (v->flags & WL_V_SHARED) {
+      addr a = {A_SHARED, shared_var_addr(c, v), NULL};
+      return a;
+    }
+    if (v->type & WL_T_REFERENCE) {
+      const val *b = st_lookup(st, v);
+      if (b && b->kind == V_PTR) {
+        addr a = {A_SHARED, b, NULL};
+        return a;
+      }
+      return none;
+    }
+    if (v->flags & (WL_V_GLOBAL | WL_V_FIELD))
+      return none;
+    addr a = {A_LOCAL, NULL, v};
+    return a;
+  }
+  case WL_E_INDEX: {
+    const wl_expr *base = e->args[0], *idx = e->args[1];
+    if (is_int_type(base->type) && (idx->type & (WL_T_POINTER | WL_T_ARRAY))) {
+      const wl_expr *t = base; /* 2[a] */
+      base = idx;
+      idx = t;
+    }
+    const val *p;
+    if (base->type & WL_T_ARRAY) {
+      addr b = eval_addr(c, st, base);
+      p = b.kind == A_SHARED ? decay(c, b.p) : NULL;
+    } else {
+      p = eval(c, st, base);
+    }
+    const val *i = eval(c, st, idx);
+    if (!p || p->kind != V_PTR)
+      return none;
+    addr a = {A_SHARED, ptr_add(c, p, int_form(i), 1), NULL};
+    return a;
+  }
+  case WL_E_UNARY:
+    if (e->op == WL_U_DEREF && e->nargs == 1) {
+      const val *p = eval(c, st, e->args[0]);
+      if (p->kind != V_PTR)
+        return none;
+      addr a = {A_SHARED, p, NULL};
+      return a;
+    }
+    break;
+  case WL_E_MEMBER: {
+    if (e->nargs != 1)
+      return none;
+    if (e->arrow) {
+      const val *p = eval(c, st, e->args[0]);
+      return p->kind == V_PTR ? member_addr(c, p, e) : none;
+    }
+    addr b = eval_addr(c, st, e->args[0]);
+    return b.kind == A_SHARED ? member_addr(c, b.p, e) : none;
+  }
+  case WL_E_CAST:
+    if (e->nargs == 1)
+      return eval_addr(c, st, e->args[0]);
+    break;
+  default: break;
+  }
+  (void)eval(c, st, e);
+  return none;
+}
+
+static wl_lop lop_of(int op) {
+  switch (op) {
+  case WL_B_DIV:
+  case WL_B_DIV_ASSIGN: return WL_LOP_DIV;
+  case WL_B_REM:
+  case WL_B_REM_ASSIGN: return WL_LOP_REM;
+  case WL_B_SHL:
+  case WL_B_SHL_ASSIGN: return WL_LOP_SHL;
+  case WL_B_SHR:
+  case WL_B_SHR_ASSIGN: return WL_LOP_SHR;
+  case WL_B_AND:
+  case WL_B_AND_ASSIGN: return WL_LOP_AND;
+  case WL_B_OR:
+  case WL_B_OR_ASSIGN: return WL_LOP_OR;
+  default: return WL_LOP_XOR;
+  }
+}
+
+/* Unsigned 32-bit operands: negative lanes wrap (so (lane - 1) % 32 == 31 at lane 0). */
+static const wl_lform *wrap_u32(ctx *c, const wl_lform *f, const wl_expr *e) {
+  if (!f || !wl_lf_concrete(f) || !(e->type & WL_T_UNSIGNED) || e->bytes != 4)
+    return f;
+  long long k[WL_LANES];
+  bool neg = false;
+  for (unsigned l = 0; l < WL_LANES; l++) {
+    k[l] = f->t[0].k[l];
+    if (k[l] < 0 && k[l] >= -(1LL << 32)) {
+      k[l] += 1LL << 32;
+      neg = true;
+    }
+  }
+  return neg ? wl_lf_lanes(&c->lc, k) : f;
+}
+
+/* a op b for arithmetic ops (op: the plain or compound-assignment operator) */
+static const val *arith(ctx *c, int op, const val *a, const val *b, const wl_expr *e) {
+  bool uni = val_uniform(a) && val_uniform(b);
+  bool add = op == WL_B_ADD || op == WL_B_ADD_ASSIGN, sub = op == WL_B_SUB || op == WL_B_SUB_ASSIGN;
+  if ((add || sub) && a->kind == V_PTR && int_form(b))
+    return ptr_add(c, a, int_form(b), sub ? -1 : 1);
+  if (add && b->kind == V_PTR && int_form(a))
+    return ptr_add(c, b, int_form(a), 1);
+  const wl_lform *fa = int_form(a), *fb = int_form(b), *r = NULL;
+  if (!fa || !fb)
+    return vunk(uni);
+  switch (op) {
+  case WL_B_ADD:
+  case WL_B_ADD_ASSIGN: r = wl_lf_add(&c->lc, fa, fb); break;
+  case WL_B_SUB:
+  case WL_B_SUB_ASSIGN: r = wl_lf_sub(&c->lc, fa, fb); break;
+  case WL_B_MUL:
+  case WL_B_MUL_ASSIGN: r = wl_lf_mul(&c->lc, fa, fb); break;
+  case WL_B_DIV:
+  case WL_B_DIV_ASSIGN:
+  case WL_B_REM:
+  case WL_B_REM_ASSIGN:
+  case WL_B_SHR:
+  case WL_B_SHR_ASSIGN: r = wl_lf_op(&c->lc, lop_of(op), wrap_u32(c, fa, e), fb); break;
+  case WL_B_SHL:
+  case WL_B_SHL_ASSIGN:
+  case WL_B_AND:
+  case WL_B_AND_ASSIGN:
+  case WL_B_OR:
+  case WL_B_OR_ASSIGN:
+  case WL_B_XOR:
+  case WL_B_XOR_ASSIGN: r = wl_lf_op(&c->lc, lop_of(op), fa, fb); break;
+  default: break;
+  }
+  return vint(c, r, uni);
+}
+
+static const val *compare(ctx *c, int op, const val *a, const val *b) {
+  const wl_lform *fa = int_form(a), *fb = int_form(b);
+  if (!fa || !fb) {
+    bool uni = val_uniform(a) && val_uniform(b);
+    return vcond(c, uni ? &COND_UNK_UNI : &COND_UNK);
+  }
+  wl_lctx *L = &c->lc;
+  const wl_lform *d = wl_lf_sub(L, fa, fb), *one = wl_lf_const(L, 1);
+  const cond *k;
+  switch (op) {
+  case WL_B_LT: k = cond_cmp(c, wl_lf_add(L, d, one), WL_C_LE); break;
+  case WL_B_LE: k = cond_cmp(c, d, WL_C_LE); break;
+  case WL_B_GT: k = cond_cmp(c, wl_lf_sub(L, one, d), WL_C_LE); break;
+  case WL_B_GE: k = cond_cmp(c, wl_lf_scale(L, d, -1), WL_C_LE); break;
+  case WL_B_EQ: k = cond_cmp(c, d, WL_C_EQ); break;
+  default: k = cond_cmp(c, d, WL_C_NE); break;
+  }
+  return vcond(c, k);
+}
+
+/* Evaluates e with an extra guard (the arm of ?: or the right side of && / ||). */
+static const val *eval_guarded(ctx *c, state *st, const wl_expr *e, const cond *k) {
+  const guard *saved = st->g;
+  st->g = guard_push(c, st->g, k);
+  const val *v = eval(c, st, e);
+  st->g = saved;
+  return v;
+}
+
+static const val *assign(ctx *c, state *st, const wl_expr *e) {
+  const val *rhs = eval(c, st, e->args[1]);
+  addr a = eval_addr(c, st, e->args[0]);
+  const val *nv = rhs;
+  if (e->op != WL_B_ASSIGN) {
+    const val *old = a.kind == A_SHARED  ? read_lvalue(c, st, e->args[0], a)
+                     : a.kind == A_LOCAL ? st_get(c, st, a.var)
+                                         : vunk(false);
+    nv = arith(c, e->op, old, rhs, e);
+  }
+  if (a.kind == A_SHARED)
+    record_access(c, st, e->args[0], a.p, true, nv);
+  else if (a.kind == A_LOCAL)
+    st_set(st, a.var, nv);
+  return nv;
+}
+
+static const val *incdec(ctx *c, state *st, const wl_expr *e) {
+  addr a = eval_addr(c, st, e->args[0]);
+  bool inc = e->op == WL_U_PREINC || e->op == WL_U_POSTINC;
+  bool post = e->op == WL_U_POSTINC || e->op == WL_U_POSTDEC;
+  const val *old;
+  if (a.kind == A_SHARED)
+    old = read_lvalue(c, st, e->args[0], a);
+  else if (a.kind == A_LOCAL)
+    old = st_get(c, st, a.var);
+  else
+    return vunk(false);
+  const val *nv =
+      arith(c, inc ? WL_B_ADD : WL_B_SUB, old, vint(c, wl_lf_const(&c->lc, 1), true), e);
+  if (a.kind == A_SHARED)
+    record_access(c, st, e->args[0], a.p, true, nv);
+  else
+    st_set(st, a.var, nv);
+  return post ? old : nv;
+}
+
+/* ---- calls ---- */
+
+static bool is_barrier_name(const char *n) {
+  static const char *const names[] = {"__syncthreads",
+                                      "__syncthreads_count",
+                                      "__syncthreads_and",
+                                      "__syncthreads_or",
+                                      "__syncwarp",
+                                      "__barrier_sync",
+                                      "sync",
+                                      "arrive_and_wait",
+                                      "barrier_sync"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strcmp(n, names[i]) == 0)
+      return true;
+  return false;
+}
+
+static bool is_barrier_call(const wl_expr *e) {
+  if (!e->name || e->callee)
+    return false;
+  if (is_barrier_name(e->name))
+    return true;
+  /* a wrapper defined elsewhere (a header that is missing): my_syncwarp(), block_sync() */
+  return !e->callee_in_prelude && strncmp(e->name, "__", 2) != 0 && strstr(e->name, "sync");
+}
+
+/* the variable a method is called on: g.sync(), tile.thread_rank() */
+static const wl_var *method_object(const wl_expr *e) {
+  const wl_expr *m = wl_expr_strip(e->callee_expr);
+  if (!m || m->kind != WL_E_MEMBER || m->nargs != 1)
+    return NULL;
+  const wl_expr *o = wl_expr_strip(m->args[0]);
+  return o && o->kind == WL_E_REF ? o->var : NULL;
+}
+
+/* thread_rank() and friends of cooperative groups, from the group's type */
+static const val *cg_call(ctx *c, const wl_expr *e) {
+  if (!e->name || e->callee)
+    return NULL;
+  bool rank = strcmp(e->name, "thread_rank") == 0;
+  bool meta = strcmp(e->name, "meta_group_rank") == 0;
+  if (!rank && !meta)
+    return NULL;
+  const wl_expr *m = wl_expr_strip(e->callee_expr);
+  const wl_expr *obj = m && m->kind == WL_E_MEMBER && m->nargs == 1 ? m->args[0] : NULL;
+  if (rank && wl_expr_is_call(obj, "this_thread_block")) /* this_thread_block().thread_rank() */
+    return vint(c, thread_x(c), false);
+  const wl_var *o = method_object(e);
+  if (!o || !o->type_spelling)
+    return NULL;
+  const char *t = strstr(o->type_spelling, "tile<");
+  if (t) {
+    long n = strtol(t + 5, NULL, 10);
+    if (n < 1 || n > WL_LANES || (n & (n - 1)))
+      return NULL;
+    const wl_lform *x = thread_x(c), *r;
+    r = wl_lf_op(&c->lc, rank ? WL_LOP_REM : WL_LOP_DIV, x, wl_lf_const(&c->lc, n));
+    return vint(c, r, false);
+  }
+  if (rank && strstr(o->type_spelling, "thread_block"))
+    return vint(c, thread_x(c), false);
+  return NULL;
+}
+
+static bool pure_intrinsic(const char *n) {
+  static const char *const names[] = {"min",   "max",    "umin",     "umax",
+                                      "abs",   "__popc", "__popcll", "__clz",
+                                      "__ffs", "__brev", "__mul24",  "__umul24"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strcmp(n, names[i]) == 0)
+      return true;
+  return false;
+}
+
+/* SharedMemory<T>() in a template: the struct's conversion operator, found by USR */
+static const wl_func *conversion_operator(const ctx *c, const wl_expr *e) {
+  if (e->callee || e->nargs || !e->name || !*e->name)
+    return NULL;
+  char key[300];
+  snprintf(key, sizeof key, "@%s@F@operator", e->name);
+  for (unsigned i = 0; i < c->tu->nfuncs; i++) {
+    const wl_func *f = c->tu->funcs[i];
+    if ((f->flags & WL_F_METHOD) && f->body && f->nparams == 0 && f->usr && strstr(f->usr, key))
+      return f;
+  }
+  return NULL;
+}
+
+/* put(i, v) of `auto put = [&](int i, float v) {...}`: operator() of the
+ * closure, whose object is the first argument */
+static const wl_func *lambda_of(const wl_expr *e) {
+  if (e->callee || !e->name || strcmp(e->name, "operator()") != 0 || e->nargs == 0)
+    return NULL;
+  const wl_expr *o = wl_expr_strip(e->args[0]);
+  if (o && o->kind == WL_E_REF && o->var && !(o->var->flags & WL_V_PARAM) && o->var->init)
+    o = wl_expr_strip(o->var->init);
+  return o && o->kind == WL_E_LAMBDA && o->lambda && o->lambda->body ? o->lambda : NULL;
+}
+
+/* Runs f's body for a call e whose arguments from `first` on are f's parameters. */
+static const val *inline_call(ctx *c, state *st, const wl_expr *e, const wl_func *f,
+                              unsigned first) {
+  bool recursive = false;
+  for (unsigned i = 0; i < c->nfns; i++)
+    recursive |= c->fns[i]->f == f;
+  const val **args = wl_arena_alloc(&c->ar, (f->nparams + 1) * sizeof *args);
+  const wl_var **outs = wl_arena_alloc(&c->ar, (e->nargs + 1) * sizeof *outs);
+  unsigned nouts = 0, nargs = e->nargs > first ? e->nargs - first : 0;
+  for (unsigned i = 0; i < nargs; i++) {
+    bool ref = i < f->nparams && (f->params[i]->type & WL_T_REFERENCE);
+    const wl_expr *arg = e->args[first + i];
+    if (ref) {
+      addr a = eval_addr(c, st, arg);
+      args[i] = a.kind == A_SHARED ? a.p : vunk(false);
+      if (a.kind == A_LOCAL)
+        outs[nouts++] = a.var;
+    } else {
+      const val *v = eval(c, st, arg);
+      if (i < f->nparams)
+        args[i] = v;
+    }
+  }
+  for (unsigned i = 0; i < nouts; i++)
+    st_set(st, outs[i], vunk(false));
+  if (recursive || c->nfns > MAX_CALL_DEPTH || !st->live)
+    return vunk(false);
+  state cs;
+  st_init(&cs);
+  cs.live = true;
+  cs.g = st->g;
+  if (f->flags & WL_F_LAMBDA) /* the body names the enclosing function's variables */
+    for (unsigned i = 0; i < st->nenv; i++)
+      st_set(&cs, st->env[i].var, st->env[i].v);
+  for (unsigned i = 0; i < f->nparams; i++)
+    st_set(&cs, f->params[i], i < nargs && args[i] ? args[i] : vunk(false));
+  cs.npend = cs.cappend = st->npend;
+  if (st->npend) {
+    cs.pend = wl_xmalloc(st->npend * sizeof *cs.pend);
+    memcpy(cs.pend, st->pend, st->npend * sizeof *cs.pend);
+  }
+  fnframe fr;
+  memset(&fr, 0, sizeof fr);
+  fr.f = f;
+  const wl_func *saved_fn = c->fn;
+  const wl_stmt *saved_stmt = c->stmt;
+  const wl_expr *saved_call = c->root_call;
+  if (c->nfns == 1)
+    c->root_call = e;
+  c->fns[c->nfns++] = &fr;
+  c->fn = f;
+  exec_stmt(c, &cs, f->body);
+  c->nfns--;
+  c->fn = saved_fn;
+  c->stmt = saved_stmt;
+  c->root_call = saved_call;
+  if (fr.has_ret)
+    join_into(c, &cs, &fr.ret);
+  st_free(&fr.ret);
+  /* the caller goes on with its own variables and guard, the callee's pending accesses */
+  free(st->pend);
+  st->pend = cs.pend;
+  st->npend = cs.npend;
+  st->cappend = cs.cappend;
+  cs.pend = NULL;
+  st_free(&cs);
+  return fr.retv ? fr.retv : vunk(false);
+}
+
+static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
+  if (e->callee && e->callee->body)
+    return inline_call(c, st, e, e->callee, 0);
+  const wl_func *conv = conversion_operator(c, e);
+  if (conv)
+    return inline_call(c, st, e, conv, 0);
+  const wl_func *lambda = lambda_of(e);
+  if (lambda)
+    return inline_call(c, st, e, lambda, 1);
+  const val **args = wl_arena_alloc(&c->ar, (e->nargs + 1) * sizeof *args);
+  bool uni = true;
+  for (unsigned i = 0; i < e->nargs; i++) {
+    args[i] = eval(c, st, e->args[i]);
+    uni = uni && val_uniform(args[i]);
+  }
+  if (is_barrier_call(e)) {
+    st->npend = 0;
+    return vunk(true);
+  }
+  const val *cg = cg_call(c, e);
+  if (cg)
+    return cg;
+  if (e->name && e->callee_in_prelude && pure_intrinsic(e->name)) {
+    if (e->nargs == 2 && (strstr(e->name, "min") || strstr(e->name, "max")))
+      return vint(c,
+                  wl_lf_op(&c->lc, strstr(e->name, "min") ? WL_LOP_MIN : WL_LOP_MAX,
+                           int_form(args[0]), int_form(args[1])),
+                  uni);
+    return vunk(uni);
+  }
+  return vunk(false);
+}
+
+/* Casting a shared pointer: the element type may change (SharedMemory<T>, float4 loads). */
+static const val *cast_ptr(ctx *c, const wl_expr *e, const val *p) {
+  const wl_expr *op = e->args[0];
+  const char *tag = NULL;
+  const wl_tu *tu = c->tu;
+  if (wl_tu_in_main(tu, e->range.begin) && wl_tu_in_main(tu, op->range.begin) && !e->macro &&
+      op->range.begin.offset > e->range.begin.offset && op->range.begin.offset <= tu->source_len) {
+    const char *s = tu->source + e->range.begin.offset;
+    size_t n = op->range.begin.offset - e->range.begin.offset;
+    const char *open = memchr(s, '<', n), *close = NULL;
+    if (open) {
+      close = memchr(open, '>', n - (size_t)(open - s));
+    } else if ((open = memchr(s, '(', n)) != NULL) {
+      close = memchr(open, ')', n - (size_t)(open - s));
+    }
+    if (open && close && close > open + 1) {
+      char *t = wl_arena_strndup(&c->ar, open + 1, (size_t)(close - open - 1));
+      tag = norm_type(c, t, true);
+    }
+  }
+  if (tag && tag == p->tag)
+    return p;
+  long long z;
+  bool at_base = p->f && wl_lf_const_value(p->f, &z) && z == 0;
+  val *q = (val *)vptr_with(c, p, at_base ? p->f : NULL);
+  q->tag = tag;
+  q->nshape = 0;
+  memset(q->shape, 0, sizeof q->shape);
+  q->field = NULL;
+  if (e->type & WL_T_VOLATILE)
+    q->vol = true;
+  return q;
+}
+
+static const val *eval(ctx *c, state *st, const wl_expr *e) {
+  if (!e)
+    return vunk(false);
+  if (e->has_ival && (is_int_type(e->type) || e->kind == WL_E_INT || e->kind == WL_E_BOOL))
+    return vint(c, wl_lf_const(&c->lc, e->ival), true);
+  switch (e->kind) {
+  case WL_E_INT:
+  case WL_E_BOOL: return vint(c, wl_lf_const(&c->lc, e->ival), true);
+  case WL_E_FLOAT:
+  case WL_E_STRING:
+  case WL_E_SIZEOF: return vunk(true);
+  case WL_E_REF: {
+    const wl_var *v = e->var;
+    if (!v) {
+      if (is_int_type(e->type) && e->name && (e->type & WL_T_DEPENDENT)) {
+        /* a non-type template parameter */
+        char *n = wl_arena_alloc(&c->ar, strlen(e->name) + 3);
+        snprintf(n, strlen(e->name) + 3, "%%T%s", e->name);
+        return vint(c, sym_form(c, n, -WL_INF, WL_INF), true);
+      }
+      return vunk(true);
+    }
+    addr a = eval_addr(c, st, e);
+    const val *r = read_lvalue(c, st, e, a);
+    if (r)
+      return r;
+    return (v->type & WL_T_REFERENCE) ? vunk(false) : st_get(c, st, v);
+  }
+  case WL_E_MEMBER: {
+    const val *b = builtin_member(c, e);
+    if (b)
+      return b;
+    addr a = eval_addr(c, st, e);
+    const val *r = read_lvalue(c, st, e, a);
+    if (r)
+      return r;
+    /* a field of a kernel parameter (or global) is warp-uniform */
+    const wl_expr *base = e->nargs == 1 ? wl_expr_strip(e->args[0]) : NULL;
+    if (base && base->kind == WL_E_REF && base->var && !e->arrow) {
+      const val *bv = var_default(c, base->var);
+      if (!st_lookup(st, base->var) && bv->uni && is_int_type(e->type)) {
+        const char *n = join_field(c, base->var->name, e->name);
+        return vint(c, wl_lf_sym(&c->lc, wl_sym_named(&c->lc, base->var, n, -WL_INF, WL_INF), 1),
+                    true);
+      }
+      return vunk(bv->uni && !st_lookup(st, base->var));
+    }
+    return vunk(false);
+  }
+  case WL_E_INDEX: {
+    addr a = eval_addr(c, st, e);
+    const val *r = read_lvalue(c, st, e, a);
+    return r ? r : vunk(false);
+  }
+  case WL_E_UNARY: {
+    if (e->nargs != 1)
+      return vunk(false);
+    switch (e->op) {
+    case WL_U_DEREF: {
+      addr a = eval_addr(c, st, e);
+      const val *r = read_lvalue(c, st, e, a);
+      return r ? r : vunk(false);
+    }
+    case WL_U_ADDROF: {
+      addr a = eval_addr(c, st, e->args[0]);
+      return a.kind == A_SHARED ? a.p : vunk(false);
+    }
+    case WL_U_PREINC:
+    case WL_U_PREDEC:
+    case WL_U_POSTINC:
+    case WL_U_POSTDEC: return incdec(c, st, e);
+    case WL_U_PLUS: return eval(c, st, e->args[0]);
+    case WL_U_MINUS: {
+      const val *v = eval(c, st, e->args[0]);
+      return vint(c, wl_lf_scale(&c->lc, int_form(v), -1), val_uniform(v));
+    }
+    case WL_U_NOT: {
+      const val *v = eval(c, st, e->args[0]);
+      return vint(c, wl_lf_sub(&c->lc, wl_lf_const(&c->lc, -1), int_form(v)), val_uniform(v));
+    }
+    case WL_U_LNOT: {
+      const val *v = eval(c, st, e->args[0]);
+      return vcond(c, cond_not(c, cond_of(c, v)));
+    }
+    default: (void)eval(c, st, e->args[0]); return vunk(false);
+    }
+  }
+  case WL_E_BINARY: {
+    if (e->nargs != 2)
+      return vunk(false);
+    if (wl_binop_is_assign(e->op))
+      return assign(c, st, e);
+    switch (e->op) {
+    case WL_B_LAND:
+    case WL_B_LOR: {
+      const cond *ka = cond_of(c, eval(c, st, e->args[0]));
+      bool land = e->op == WL_B_LAND;
+      if (cond_definite(ka) == (land ? 0 : 1))
+        return vcond(c, ka);
+      const cond *kb = cond_of(c, eval_guarded(c, st, e->args[1], land ? ka : cond_not(c, ka)));
+      return vcond(c, land ? cond_and(c, ka, kb) : cond_or(c, ka, kb));
+    }
+    case WL_B_COMMA: (void)eval(c, st, e->args[0]); return eval(c, st, e->args[1]);
+    case WL_B_LT:
+    case WL_B_GT:
+    case WL_B_LE:
+    case WL_B_GE:
+    case WL_B_EQ:
+    case WL_B_NE: {
+      const val *a = eval(c, st, e->args[0]);
+      const val *b = eval(c, st, e->args[1]);
+      return compare(c, e->op, a, b);
+    }
+    case WL_B_PTRMEM: (void)eval(c, st, e->args[0]); return vunk(false);
+    default: {
+      const val *a = eval(c, st, e->args[0]);
+      const val *b = eval(c, st, e->args[1]);
+      return arith(c, e->op, a, b, e);
+    }
+    }
+  }
+  case WL_E_COND: {
+    const cond *k = cond_of(c, eval(c, st, e->args[0]));
+    int d = cond_definite(k);
+    if (d == 1)
+      return eval(c, st, e->args[1]);
+    if (d == 0)
+      return eval(c, st, e->args[2]);
+    const val *a = eval_guarded(c, st, e->args[1], k);
+    const val *b = eval_guarded(c, st, e->args[2], cond_not(c, k));
+    return join_vals(c, a, b, k);
+  }
+  case WL_E_CAST: {
+    if (e->nargs != 1)
+      return vunk(false);
+    const val *v = eval(c, st, e->args[0]);
+    if (v->kind == V_PTR && (e->type & WL_T_POINTER))
+      return cast_ptr(c, e, v);
+    if (e->type & WL_T_FLOATING)
+      return vunk(val_uniform(v));
+    return v;
+  }
+  case WL_E_CALL: return eval_call(c, st, e);
+  default: {
+    bool uni = true;
+    for (unsigned i = 0; i < e->nargs; i++)
+      uni = val_uniform(eval(c, st, e->args[i])) && uni;
+    return vunk(uni && e->kind != WL_E_OTHER);
+  }
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Statements                                                               */
+
+static bool step(ctx *c) {
+  if (c->exhausted)
+    return false;
+  if (++c->steps > c->step_limit) {
+    c->exhausted = true;
+    return false;
+  }
+  return true;
+}
+
+static void exec_decl(ctx *c, state *st, const wl_stmt *s) {
+  c->stmt = s;
+  for (unsigned i = 0; i < s->nvars; i++) {
+    const wl_var *v = s->vars[i];
+    if (v->flags & (WL_V_SHARED | WL_V_GLOBAL | WL_V_STATIC | WL_V_EXTERN))
+      continue;
+    if (v->type & WL_T_REFERENCE) {
+      addr a = v->init ? eval_addr(c, st, v->init) : (addr){A_NONE, NULL, NULL};
+      st_set(st, v, a.kind == A_SHARED ? a.p : vunk(false));
+    } else if (v->type & WL_T_ARRAY) {
+      if (v->init && v->init->kind == WL_E_INITLIST)
+        (void)eval(c, st, v->init);
+      st_set(st, v, vunk(false));
+    } else {
+      st_set(st, v, v->init ? eval(c, st, v->init) : vunk(false));
+    }
+  }
+}
+
+/* Accesses made in the two arms of a lane-dependent branch (seq >= first) run
+ * concurrently: compare those still pending at the end of each arm. */
+static void cross_branches(ctx *c, const state *t, const state *f, unsigned first) {
+  for (unsigned j = 0; j < f->npend; j++)
+    if (f->pend[j]->seq >= first)
+      for (unsigned i = 0; i < t->npend; i++)
+        if (t->pend[i]->seq >= first)
+          check_pair(c, t->pend[i], f->pend[j], true);
+}
+
+static void exec_branches(ctx *c, state *st, const cond *k, const wl_stmt *then_s,
+                          const wl_stmt *else_s) {
+  int d = cond_definite(k);
+  if (d == 1) {
+    exec_stmt(c, st, then_s);
+    return;
+  }
+  if (d == 0) {
+    exec_stmt(c, st, else_s);
+    return;
+  }
+  state t, f, out;
+  unsigned first = c->seq;
+  st_copy(&t, st);
+  st_copy(&f, st);
+  t.g = guard_push(c, st->g, k);
+  f.g = guard_push(c, st->g, cond_not(c, k));
+  exec_stmt(c, &t, then_s);
+  exec_stmt(c, &f, else_s);
+  if (!k->uni && c->record && t.live && f.live)
+    cross_branches(c, &t, &f, first);
+  join_states(c, &out, &t, &f, k);
+  if (t.live && f.live)
+    out.g = st->g;
+  st_move(st, &out);
+  st_free(&t);
+  st_free(&f);
+}
+
+static frame *push_frame(ctx *c, frame *fr, bool is_switch) {
+  memset(fr, 0, sizeof *fr);
+  fr->is_switch = is_switch;
+  if (c->nloops == MAX_LOOP_NEST) {
+    c->exhausted = true;
+    return fr;
+  }
+  c->loops[c->nloops++] = fr;
+  return fr;
+}
+
+static void pop_frame(ctx *c, frame *fr) {
+  if (c->nloops && c->loops[c->nloops - 1] == fr)
+    c->nloops--;
+  st_free(&fr->brk);
+  st_free(&fr->cont);
+}
+
+static void to_frame(ctx *c, state *st, bool brk) {
+  for (unsigned i = c->nloops; i-- > 0;) {
+    frame *fr = c->loops[i];
+    if (!brk && fr->is_switch)
+      continue;
+    state *dst = brk ? &fr->brk : &fr->cont;
+    bool *has = brk ? &fr->has_brk : &fr->has_cont;
+    if (*has)
+      join_into(c, dst, st);
+    else
+      st_copy(dst, st);
+    *has = true;
+    break;
+  }
+  st->live = false;
+}
+
+/* ---- loops ---- */
+
+typedef struct assigned {
+  const wl_var *v[64];
+  unsigned n;
+  bool overflow;
+} assigned;
+
+static void add_assigned(assigned *as, const wl_var *v) {
+  if (!v)
+    return;
+  for (unsigned i = 0; i < as->n; i++)
+    if (as->v[i] == v)
+      return;
+  if (as->n == 64) {
+    as->overflow = true;
+    return;
+  }
+  as->v[as->n++] = v;
+}
+
+static const wl_var *ref_var(const wl_expr *e) {
+  e = wl_expr_strip(e);
+  return e && e->kind == WL_E_REF ? e->var : NULL;
+}
+
+static bool collect_assigned_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  assigned *as = ud;
+  if (e->kind == WL_E_BINARY && wl_binop_is_assign(e->op) && e->nargs == 2)
+    add_assigned(as, ref_var(e->args[0]));
+  else if (e->kind == WL_E_UNARY && e->nargs == 1 &&
+           (e->op == WL_U_PREINC || e->op == WL_U_PREDEC || e->op == WL_U_POSTINC ||
+            e->op == WL_U_POSTDEC || e->op == WL_U_ADDROF))
+    add_assigned(as, ref_var(e->args[0]));
+  else if (e->kind == WL_E_CALL && e->callee)
+    for (unsigned i = 0; i < e->nargs && i < e->callee->nparams; i++)
+      if (e->callee->params[i]->type & WL_T_REFERENCE)
+        add_assigned(as, ref_var(e->args[i]));
+  return true;
+}
+
+static bool collect_assigned_stmt(const wl_stmt *s, void *ud) {
+  if (s->kind == WL_S_ASM)
+    for (unsigned i = 0; i < s->nkids; i++)
+      add_assigned(ud, ref_var(s->kids[i]->expr));
+  return true;
+}
+
+static void collect_assigned(const wl_stmt *loop, assigned *as) {
+  memset(as, 0, sizeof *as);
+  wl_visitor v = {collect_assigned_stmt, collect_assigned_expr, as, false};
+  wl_walk_stmt(loop->then_s, &v);
+  wl_walk_expr(loop->expr, loop, &v);
+  wl_walk_expr(loop->inc, loop, &v);
+}
+
+typedef enum vclass { K_UNIFORM, K_UNKNOWN, K_INDUCTION, K_CYCLE } vclass;
+
+typedef struct loopvar {
+  const wl_var *var;
+  vclass cls;
+  const val *entry;
+  const wl_lform *step; /* K_INDUCTION: added per iteration */
+  long long lo, hi;     /* range of a uniform variable over the iterations */
+} loopvar;
+
+typedef struct upd_scan {
+  const wl_var *var;
+  const wl_expr *steps[16];
+  int signs[16];
+  unsigned nsteps;
+  bool other;                 /* an update that is not v += step */
+  bool grows, shrinks, mixed; /* v *= k, v <<= k / v /= k, v >>= k */
+} upd_scan;
+
+static bool positive_const(const wl_expr *e) {
+  e = wl_expr_strip(e);
+  return e && e->has_ival && e->ival > 0;
+}
+
+static bool scan_updates(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  upd_scan *u = ud;
+  if (e->kind == WL_E_UNARY && e->nargs == 1 && ref_var(e->args[0]) == u->var) {
+    if (e->op == WL_U_ADDROF) {
+      u->other = u->mixed = true;
+    } else if (e->op != WL_U_DEREF && e->op >= WL_U_POSTINC && e->op <= WL_U_PREDEC) {
+      if (u->nsteps < 16) {
+        u->steps[u->nsteps] = NULL;
+        u->signs[u->nsteps++] = (e->op == WL_U_POSTINC || e->op == WL_U_PREINC) ? 1 : -1;
+      } else {
+        u->other = true;
+      }
+    }
+    return true;
+  }
+  if (e->kind != WL_E_BINARY || !wl_binop_is_assign(e->op) || e->nargs != 2 ||
+      ref_var(e->args[0]) != u->var)
+    return true;
+  const wl_expr *r = wl_expr_strip(e->args[1]);
+  int sign = 0;
+  const wl_expr *stepx = NULL;
+  if (e->op == WL_B_ADD_ASSIGN || e->op == WL_B_SUB_ASSIGN) {
+    sign = e->op == WL_B_ADD_ASSIGN ? 1 : -1;
+    stepx = e->args[1];
+  } else if (e->op == WL_B_ASSIGN && r && r->kind == WL_E_BINARY && r->nargs == 2 &&
+             (r->op == WL_B_ADD || r->op == WL_B_SUB)) {
+    if (ref_var(r->args[0]) == u->var) {
+      sign = r->op == WL_B_ADD ? 1 : -1;
+      stepx = r->args[1];
+    } else if (r->op == WL_B_ADD && ref_var(r->args[1]) == u->var) {
+      sign = 1;
+      stepx = r->args[0];
+    }
+  }
+  if (sign && u->nsteps < 16) {
+    u->steps[u->nsteps] = stepx;
+    u->signs[u->nsteps++] = sign;
+    return true;
+  }
+  u->other = true;
+  bool k = positive_const(e->args[1]);
+  if ((e->op == WL_B_MUL_ASSIGN || e->op == WL_B_SHL_ASSIGN) && k)
+    u->grows = true;
+  else if ((e->op == WL_B_DIV_ASSIGN || e->op == WL_B_SHR_ASSIGN) && k)
+    u->shrinks = true;
+  else
+    u->mixed = true;
+  return true;
+}
+
+/* Classifies the variables a loop assigns. */
+static void classify(ctx *c, const state *entry, const wl_stmt *s, const assigned *as,
+                     loopvar *lv) {
+  for (unsigned i = 0; i < as->n; i++) {
+    loopvar *x = &lv[i];
+    x->var = as->v[i];
+    x->entry = st_get(c, entry, x->var);
+    x->lo = -WL_INF;
+    x->hi = WL_INF;
+    upd_scan u;
+    memset(&u, 0, sizeof u);
+    u.var = x->var;
+    wl_visitor v = {NULL, scan_updates, &u, false};
+    wl_walk_stmt(s->then_s, &v);
+    wl_walk_expr(s->expr, s, &v);
+    wl_walk_expr(s->inc, s, &v);
+    x->cls = val_uniform(x->entry) ? K_UNIFORM : K_UNKNOWN;
+    if (x->var->type & WL_T_REFERENCE) {
+      x->cls = K_UNKNOWN;
+      continue;
+    }
+    if (!u.other && u.nsteps > 0 && (int_form(x->entry) || x->entry->kind == V_PTR)) {
+      /* v += step with one loop-invariant step */
+      bool ok = true;
+      const wl_lform *step = NULL;
+      state tmp;
+      st_copy(&tmp, entry);
+      bool rec = c->record;
+      c->record = false;
+      for (unsigned k = 0; k < u.nsteps && ok; k++) {
+        const wl_lform *f =
+            u.steps[k] ? int_form(eval(c, &tmp, u.steps[k])) : wl_lf_const(&c->lc, 1);
+        f = wl_lf_scale(&c->lc, f, u.signs[k]);
+        if (!f || !wl_lf_uniform(f) || (step && !wl_lf_equal(step, f)))
+          ok = false;
+        step = f;
+        if (u.steps[k]) /* the step must not change in the loop */
+          for (unsigned m = 0; m < as->n && ok; m++) {
+            const wl_expr *se = wl_expr_strip(u.steps[k]);
+            if (se && se->kind == WL_E_REF && se->var == as->v[m])
+              ok = false;
+          }
+      }
+      c->record = rec;
+      st_free(&tmp);
+      if (ok && step) {
+        x->cls = K_INDUCTION;
+        x->step = step;
+        continue;
+      }
+    }
+    long long lo, hi;
+    wl_lf_range(&c->lc, int_form(x->entry), 0, &lo, &hi);
+    if (x->cls == K_UNIFORM && int_form(x->entry) && !u.mixed && u.nsteps == 0) {
+      if (u.grows && !u.shrinks && lo >= 1)
+        x->lo = lo;
+      else if (u.shrinks && !u.grows && lo >= 0) {
+        x->lo = 0;
+        x->hi = hi;
+      }
+    }
+  }
+}
+
+/* The loop's variables at the head of an unknown iteration. */
+static void havoc(ctx *c, state *st, const loopvar *lv, unsigned n, bool keep_cycle) {
+  for (unsigned i = 0; i < n; i++) {
+    const loopvar *x = &lv[i];
+    if (x->cls == K_CYCLE && keep_cycle)
+      continue;
+    const val *e = x->entry, *nv = vunk(false);
+    if (x->cls == K_INDUCTION) {
+      unsigned k = wl_sym_fresh(&c->lc, "iteration", 0, WL_INF);
+      const wl_lform *add = wl_lf_mul(&c->lc, wl_lf_sym(&c->lc, k, 1), x->step);
+      if (e->kind == V_PTR)
+        nv = ptr_add(c, e, add, 1);
+      else
+        nv = vint(c, wl_lf_add(&c->lc, int_form(e), add), false);
+    } else if (x->cls == K_UNIFORM || x->cls == K_CYCLE) {
+      const wl_lform *f = wl_lf_sym(&c->lc, wl_sym_fresh(&c->lc, x->var->name, x->lo, x->hi), 1);
+      if (e->kind == V_PTR)
+        nv = vptr_with(c, e, f);
+      else if (int_form(e) || is_int_type(x->var->type))
+        nv = vint(c, f, true);
+      else
+        nv = vunk(true);
+    } else if (e->kind == V_PTR) {
+      nv = vptr_with(c, e, NULL);
+    }
+    st_set(st, x->var, nv);
+  }
+}
+
+/* One iteration: condition, body, continue paths, increment. */
+static const iteration *enter_iteration(ctx *c, const wl_stmt *loop, unsigned index) {
+  const iteration *saved = c->iter;
+  iteration *it = wl_arena_alloc(&c->ar, sizeof *it);
+  it->loop = loop;
+  it->index = index;
+  it->parent = saved;
+  c->iter = it;
+  return saved;
+}
+
+static void iterate(ctx *c, state *st, const wl_stmt *s, frame *fr, bool check_cond) {
+  if (check_cond && s->expr && s->kind != WL_S_RANGE_FOR) {
+    c->stmt = s;
+    const cond *k = cond_of(c, eval(c, st, s->expr));
+    if (cond_definite(k) == 0) {
+      st->live = false;
+      return;
+    }
+    st->g = guard_push(c, st->g, k);
+  }
+  fr->has_cont = false;
+  st_free(&fr->cont);
+  exec_stmt(c, st, s->then_s);
+  if (fr->has_cont)
+    join_into(c, st, &fr->cont);
+  if (st->live && s->inc) {
+    c->stmt = s;
+    (void)eval(c, st, s->inc);
+  }
+}
+
+/* Runs the loop iteration by iteration while its condition is known in every
+ * lane; false (and nothing changed) when that fails. */
+static bool try_unroll(ctx *c, state *st, const wl_stmt *s) {
+  if (s->kind == WL_S_RANGE_FOR)
+    return false;
+  size_t nraces = c->sm->nraces;
+  unsigned long limit = c->step_limit;
+  if (c->steps + UNROLL_BUDGET < limit)
+    c->step_limit = c->steps + UNROLL_BUDGET;
+  state cur;
+  st_copy(&cur, st);
+  frame fr;
+  push_frame(c, &fr, false);
+  bool ok = false, mixed = false;
+  const iteration *outer = c->iter;
+  for (unsigned it = 0;; it++) {
+    c->iter = outer;
+    if (c->exhausted)
+      break;
+    if (!cur.live) {
+      ok = true;
+      break;
+    }
+    (void)enter_iteration(c, s, it);
+    const cond *k = &COND_TRUE;
+    if ((it > 0 || s->kind != WL_S_DO) && s->expr) {
+      c->stmt = s;
+      k = cond_of(c, eval(c, &cur, s->expr));
+    }
+    bool lanes[WL_LANES];
+    if (!cond_lanes(k, lanes))
+      break;
+    int d = cond_definite(k);
+    if (d == 0) {
+      ok = true;
+      break;
+    }
+    if (it >= MAX_UNROLL)
+      break;
+    if (d == 1) {
+      iterate(c, &cur, s, &fr, false);
+    } else {
+      mixed = true;
+      state b, out;
+      st_copy(&b, &cur);
+      b.g = guard_push(c, cur.g, k);
+      iterate(c, &b, s, &fr, false);
+      join_states(c, &out, &b, &cur, k);
+      out.g = cur.g;
+      st_move(&cur, &out);
+      st_free(&b);
+    }
+  }
+  c->iter = outer;
+  bool exhausted_here = c->exhausted && c->steps <= limit;
+  c->step_limit = limit;
+  if (exhausted_here)
+    c->exhausted = false;
+  if (!ok) {
+    pop_frame(c, &fr);
+    st_free(&cur);
+    c->sm->nraces = nraces; /* forget what the attempt found: the general path finds it again */
+    return false;
+  }
+  if (fr.has_brk)
+    join_into(c, &cur, &fr.brk);
+  if (mixed) {
+    assigned as;
+    collect_assigned(s, &as);
+    for (unsigned i = 0; i < as.n; i++)
+      st_set(&cur, as.v[i], vunk(false));
+  }
+  cur.g = st->g;
+  pop_frame(c, &fr);
+  st_move(st, &cur);
+  return true;
+}
+
+#define MAX_CYCLE 8
+
+/* A uniform loop variable that starts from a number and then takes a short
+ * cycle of numbers (the index of a ping-pong buffer): its values from the
+ * start, in order; 0 when there is none. Iteration i + 1 then sees the value
+ * that follows iteration i's, not any value. */
+static unsigned find_cycle(ctx *c, const state *st, const wl_stmt *s, loopvar *lv, unsigned n,
+                           long long *vals) {
+  for (unsigned i = 0; i < n; i++) {
+    long long v;
+    if (lv[i].cls != K_UNIFORM || !int_form(lv[i].entry) ||
+        !wl_lf_const_value(int_form(lv[i].entry), &v))
+      continue;
+    unsigned nv = 0;
+    vals[nv++] = v;
+    for (;;) {
+      state d;
+      st_copy(&d, st);
+      havoc(c, &d, lv, n, false);
+      st_set(&d, lv[i].var, vint(c, wl_lf_const(&c->lc, vals[nv - 1]), true));
+      bool rec = c->record;
+      c->record = false;
+      frame fr;
+      push_frame(c, &fr, false);
+      iterate(c, &d, s, &fr, false);
+      pop_frame(c, &fr);
+      c->record = rec;
+      const wl_lform *f = d.live ? int_form(st_get(c, &d, lv[i].var)) : NULL;
+      bool known = f && wl_lf_const_value(f, &v);
+      st_free(&d);
+      if (!known)
+        break;
+      bool seen = false;
+      for (unsigned k = 0; k < nv && !seen; k++)
+        seen = vals[k] == v;
+      if (seen) {
+        lv[i].cls = K_CYCLE;
+        return nv;
+      }
+      if (nv == MAX_CYCLE)
+        break;
+      vals[nv++] = v;
+    }
+  }
+  return 0;
+}
+
+/* Two iterations with fresh values of what the loop changes: the second meets
+ * what the first left pending (a write in iteration i, a read in i + 1). */
+static void loop_general(ctx *c, state *st, const wl_stmt *s) {
+  assigned as;
+  collect_assigned(s, &as);
+  loopvar *lv = wl_arena_alloc(&c->ar, (as.n + 1) * sizeof *lv);
+  classify(c, st, s, &as, lv);
+  /* which "uniform" variables stay uniform through an iteration */
+  for (int round = 0; round < 3; round++) {
+    state d;
+    st_copy(&d, st);
+    havoc(c, &d, lv, as.n, false);
+    bool rec = c->record;
+    c->record = false;
+    frame fr;
+    push_frame(c, &fr, false);
+    iterate(c, &d, s, &fr, s->kind != WL_S_DO);
+    if (fr.has_brk)
+      join_into(c, &d, &fr.brk);
+    pop_frame(c, &fr);
+    c->record = rec;
+    bool changed = false;
+    for (unsigned i = 0; i < as.n; i++)
+      if (lv[i].cls == K_UNIFORM && d.live && !val_uniform(st_get(c, &d, lv[i].var))) {
+        lv[i].cls = K_UNKNOWN;
+        changed = true;
+      }
+    st_free(&d);
+    if (!changed)
+      break;
+  }
+  long long cycle[MAX_CYCLE];
+  unsigned ncycle = find_cycle(c, st, s, lv, as.n, cycle);
+  const wl_var *cyc_var = NULL;
+  for (unsigned i = 0; i < as.n; i++)
+    if (lv[i].cls == K_CYCLE)
+      cyc_var = lv[i].var;
+  frame fr;
+  push_frame(c, &fr, false);
+  state out;
+  st_copy(&out, st);
+  if (s->kind == WL_S_DO) /* the body runs at least once */
+    out.npend = 0;
+  const iteration *outer = c->iter;
+  /* with a cycle, once for each of its values: iteration i gets it, i + 1 the next one */
+  for (unsigned run = 0; run < (ncycle ? ncycle : 1); run++) {
+    state p1, p2;
+    st_copy(&p1, st);
+    havoc(c, &p1, lv, as.n, false);
+    if (cyc_var)
+      st_set(&p1, cyc_var, vint(c, wl_lf_const(&c->lc, cycle[run]), true));
+    (void)enter_iteration(c, s, 2 * run);
+    iterate(c, &p1, s, &fr, s->kind != WL_S_DO || run > 0);
+    st_copy(&p2, &p1);
+    p2.g = st->g;
+    if (p2.live) {
+      havoc(c, &p2, lv, as.n, true);
+      c->iter = outer;
+      (void)enter_iteration(c, s, 2 * run + 1);
+      iterate(c, &p2, s, &fr, true);
+    }
+    c->iter = outer;
+    if (p1.live)
+      pend_union(&out, &p1);
+    if (p2.live)
+      pend_union(&out, &p2);
+    st_free(&p1);
+    st_free(&p2);
+  }
+  if (fr.has_brk)
+    pend_union(&out, &fr.brk);
+  havoc(c, &out, lv, as.n, false);
+  for (unsigned i = 0; i < as.n; i++)
+    if (lv[i].cls == K_INDUCTION && !val_uniform(lv[i].entry))
+      st_set(&out, lv[i].var,
+             lv[i].entry->kind == V_PTR ? vptr_with(c, lv[i].entry, NULL) : vunk(false));
+  out.live = true;
+  st_move(st, &out);
+  pop_frame(c, &fr);
+}
+
+static void exec_loop(ctx *c, state *st, const wl_stmt *s) {
+  if (s->init)
+    exec_stmt(c, st, s->init);
+  if (s->kind == WL_S_RANGE_FOR)
+    for (unsigned i = 0; i < s->nvars; i++)
+      st_set(st, s->vars[i], vunk(false));
+  if (!st->live || c->exhausted)
+    return;
+  if (!try_unroll(c, st, s))
+    loop_general(c, st, s);
+}
+
+static void exec_switch(ctx *c, state *st, const wl_stmt *s) {
+  if (s->init)
+    exec_stmt(c, st, s->init);
+  c->stmt = s;
+  (void)eval(c, st, s->expr);
+  const wl_stmt *body = s->then_s;
+  frame fr;
+  push_frame(c, &fr, true);
+  state entry;
+  st_copy(&entry, st);
+  bool has_default = false;
+  if (body && body->kind == WL_S_COMPOUND) {
+    st->live = false;
+    for (unsigned i = 0; i < body->nkids; i++) {
+      const wl_stmt *k = body->kids[i];
+      while (k && (k->kind == WL_S_CASE || k->kind == WL_S_DEFAULT)) {
+        has_default |= k->kind == WL_S_DEFAULT;
+        join_into(c, st, &entry);
+        k = k->then_s;
+      }
+      exec_stmt(c, st, k);
+    }
+  } else {
+    exec_stmt(c, st, body);
+  }
+  if (!has_default)
+    join_into(c, st, &entry);
+  if (fr.has_brk)
+    join_into(c, st, &fr.brk);
+  st_free(&entry);
+  pop_frame(c, &fr);
+}
+
+static void exec_asm(ctx *c, state *st, const wl_stmt *s) {
+  const char *t = s->asm_text ? s->asm_text : "";
+  if (strstr(t, "bar.sync") || strstr(t, "barrier.sync") || strstr(t, "bar.warp.sync") ||
+      strstr(t, "barrier.cta") || strstr(t, "bar.cta")) {
+    st->npend = 0;
+    return;
+  }
+  c->stmt = s;
+  for (unsigned i = 0; i < s->nkids; i++)
+    if (s->kids[i]->expr && i > 0)
+      (void)eval(c, st, s->kids[i]->expr);
+  if (s->nkids > 0) {
+    const wl_var *out = ref_var(s->kids[0]->expr);
+    if (out && !(out->flags & (WL_V_SHARED | WL_V_GLOBAL)))
+      st_set(st, out, strstr(t, "%laneid") ? vint(c, wl_lf_lane(&c->lc), false) : vunk(false));
+  }
+}
+
+static void exec_stmt(ctx *c, state *st, const wl_stmt *s) {
+  if (!s || !st->live || !step(c))
+    return;
+  switch (s->kind) {
+  case WL_S_COMPOUND:
+  case WL_S_OTHER:
+    for (unsigned i = 0; i < s->nkids && st->live; i++)
+      exec_stmt(c, st, s->kids[i]);
+    break;
+  case WL_S_EXPR:
+    c->stmt = s;
+    (void)eval(c, st, s->expr);
+    break;
+  case WL_S_DECL: exec_decl(c, st, s); break;
+  case WL_S_IF: {
+    if (s->init)
+      exec_stmt(c, st, s->init);
+    c->stmt = s;
+    const cond *k = cond_of(c, eval(c, st, s->expr));
+    exec_branches(c, st, k, s->then_s, s->else_s);
+    break;
+  }
+  case WL_S_FOR:
+  case WL_S_WHILE:
+  case WL_S_DO:
+  case WL_S_RANGE_FOR: exec_loop(c, st, s); break;
+  case WL_S_SWITCH: exec_switch(c, st, s); break;
+  case WL_S_CASE:
+  case WL_S_DEFAULT:
+  case WL_S_LABEL: exec_stmt(c, st, s->then_s); break;
+  case WL_S_BREAK: to_frame(c, st, true); break;
+  case WL_S_CONTINUE: to_frame(c, st, false); break;
+  case WL_S_RETURN: {
+    c->stmt = s;
+    const val *v = s->expr ? eval(c, st, s->expr) : NULL;
+    fnframe *fr = c->nfns ? c->fns[c->nfns - 1] : NULL;
+    if (fr) {
+      if (v)
+        fr->retv = fr->retv ? join_vals(c, fr->retv, v, NULL) : v;
+      if (fr->has_ret)
+        join_into(c, &fr->ret, st);
+      else
+        st_copy(&fr->ret, st);
+      fr->has_ret = true;
+    }
+    st->live = false;
+    break;
+  }
+  case WL_S_ASM: exec_asm(c, st, s); break;
+  case WL_S_GOTO:
+  case WL_S_NULL: break;
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Entry points                                                             */
+
+static bool mark_called(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  const wl_tu *tu = ((const void **)ud)[0];
+  bool *called = ((void **)ud)[1];
+  if (e->kind == WL_E_CALL && e->callee)
+    for (unsigned i = 0; i < tu->nfuncs; i++)
+      if (tu->funcs[i] == e->callee)
+        called[i] = true;
+  return true;
+}
+
+static void analyze_root(wl_smem *sm, const wl_tu *tu, const wl_func *f) {
+  ctx c;
+  memset(&c, 0, sizeof c);
+  c.sm = sm;
+  c.tu = tu;
+  wl_arena_init(&c.ar);
+  wl_lctx_init(&c.lc, &c.ar);
+  c.root = f;
+  c.root_params_uniform = (f->flags & WL_F_GLOBAL) != 0;
+  c.fn = f;
+  c.record = true;
+  c.step_limit = STEP_BUDGET;
+  fnframe fr;
+  memset(&fr, 0, sizeof fr);
+  fr.f = f;
+  c.fns[c.nfns++] = &fr;
+  state st;
+  st_init(&st);
+  st.live = true;
+  exec_stmt(&c, &st, f->body);
+  if (c.exhausted)
+    sm->incomplete = true;
+  st_free(&st);
+  st_free(&fr.ret);
+  wl_vec_free(&c.strings);
+  wl_lctx_free(&c.lc);
+  wl_arena_free(&c.ar);
+}
+
+wl_smem *wl_smem_build(const wl_tu *tu) {
+  wl_smem *sm = wl_xcalloc(1, sizeof *sm);
+  bool *called = wl_xcalloc(tu->nfuncs + 1, sizeof *called);
+  const void *ud[2] = {tu, called};
+  wl_visitor v = {NULL, mark_called, (void *)ud, false};
+  for (unsigned i = 0; i < tu->nfuncs; i++)
+    if (tu->funcs[i]->body)
+      wl_walk_stmt(tu->funcs[i]->body, &v);
+  for (unsigned i = 0; i < tu->nfuncs; i++) {
+    const wl_func *f = tu->funcs[i];
+    if (!f->body || (f->flags & WL_F_LAMBDA))
+      continue;
+    bool kernel = (f->flags & WL_F_GLOBAL) != 0;
+    bool device = (f->flags & WL_F_DEVICE) != 0;
+    if (kernel || (device && !called[i]))
+      analyze_root(sm, tu, f);
+  }
+  free(called);
+  return sm;
+}
+
+void wl_smem_free(wl_smem *sm) {
+  if (!sm)
+    return;
+  free(sm->races);
+  free(sm->accs);
+  free(sm->slots);
+  free(sm->rslots);
+  free(sm);
+}
+
+const wl_smem *wl_smem_get(wl_analyses *an) {
+  if (!an->smem)
+    an->smem = wl_smem_build(an->tu);
+  return an->smem;
+}
+
+size_t wl_smem_nraces(const wl_smem *sm) { return sm->nraces; }
+
+const wl_smem_race *wl_smem_race_at(const wl_smem *sm, size_t i) {
+  return i < sm->nraces ? &sm->races[i] : NULL;
+}
+
+size_t wl_smem_naccesses(const wl_smem *sm) { return sm->naccs; }
+
+const wl_smem_access *wl_smem_access_at(const wl_smem *sm, size_t i) {
+  return i < sm->naccs ? &sm->accs[i] : NULL;
+}
+
+bool wl_smem_is_shared(const wl_smem *sm, const wl_expr *e) {
+  return find_access(sm, e, false) || find_access(sm, e, true);
+}
+
+bool wl_smem_incomplete(const wl_smem *sm) { return sm->incomplete; }

@@ -1,0 +1,74 @@
+/* shared.h - shared-memory access analysis: which expressions denote
+ * __shared__ storage, which element each lane of a warp touches, and which
+ * pairs of accesses by two different lanes of one warp may touch the same
+ * element with no barrier between them (a warp-level race).
+ *
+ * How it works (shared.c): every kernel (and every device function that no
+ * function of the TU calls) is executed abstractly, path by path, with calls
+ * of functions defined in the TU inlined (pointer and reference parameters
+ * carry shared storage from the caller; integer parameters carry the caller's
+ * lane forms). Integer values are lane forms (affine.h); a pointer into shared
+ * memory is (storage, element offset as a lane form). Every access remembers
+ * the branch conditions that lead to it, which decide the lanes that reach
+ * it. Since the last barrier (__syncwarp, __syncthreads, cooperative-groups
+ * sync) each path keeps its pending accesses; a new access is compared with
+ * them and with itself executed by the other lanes. Loops with constant trip
+ * counts are unrolled; others run twice with fresh symbols for what the loop
+ * changes, so one iteration's accesses meet the next one's.
+ *
+ * Assumptions (documented in rules/missing-syncwarp.md): blockDim.x is a
+ * multiple of 32, so a warp is 32 consecutive threadIdx.x (threadIdx.x ==
+ * 32*W + lane) and threadIdx.y/z are warp-uniform. */
+#ifndef WARPLINT_SHARED_H
+#define WARPLINT_SHARED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analyses.h"
+#include "ir.h"
+
+typedef struct wl_smem wl_smem;
+
+/* One access of shared memory (an lvalue read or written). */
+typedef struct wl_smem_access {
+  const wl_expr *expr;   /* the lvalue: s[i], *p, p->x, a scalar __shared__ variable */
+  const wl_stmt *stmt;   /* innermost statement being executed when it happened */
+  const wl_func *func;   /* function whose body holds expr */
+  const wl_var *storage; /* the __shared__ variable (for dynamic shared memory: an extern one) */
+  bool write;
+  bool is_volatile; /* through a volatile lvalue */
+  bool index_known; /* the element is a lane form (else the access is never compared) */
+} wl_smem_access;
+
+/* Two accesses by different lanes of one warp that may touch the same element,
+ * at least one a write, with no barrier between them on some path. */
+typedef struct wl_smem_race {
+  wl_smem_access first;  /* happened first (where the note goes) */
+  wl_smem_access second; /* reads or clobbers the other lane's value (where the finding goes) */
+  int lane_first, lane_second; /* an example: lane_first does `first`, lane_second `second` */
+  bool element_known;          /* element below is exact for that example */
+  long long element;           /* index in elements of the storage (row-major for arrays) */
+  bool loop_carried;           /* first comes from an earlier iteration of a loop */
+  bool concurrent_branches;    /* the two are in the two arms of a lane-dependent branch */
+  const wl_func *root;         /* the kernel (or uncalled device function) analyzed */
+  const wl_expr *call;         /* the call in root through which it happens; NULL if in root */
+} wl_smem_race;
+
+/* Builds the analysis of a TU (never NULL). */
+wl_smem *wl_smem_build(const wl_tu *tu);
+void wl_smem_free(wl_smem *sm);
+/* The TU's analysis, built on first use and freed by wl_analyses_free. */
+const wl_smem *wl_smem_get(wl_analyses *an);
+
+size_t wl_smem_nraces(const wl_smem *sm);
+const wl_smem_race *wl_smem_race_at(const wl_smem *sm, size_t i);
+/* Distinct accesses (expression and direction) found, in discovery order. */
+size_t wl_smem_naccesses(const wl_smem *sm);
+const wl_smem_access *wl_smem_access_at(const wl_smem *sm, size_t i);
+/* Whether an lvalue expression was found to denote shared storage. */
+bool wl_smem_is_shared(const wl_smem *sm, const wl_expr *e);
+/* Whether the analysis gave up on some function (work budget): races may be missing. */
+bool wl_smem_incomplete(const wl_smem *sm);
+
+#endif

@@ -1,0 +1,406 @@
+/* suppress.c - suppression comments: a small C/C++ lexer that finds comments
+ * (skipping string, character and raw-string literals), the directive
+ * grammar inside them, and the filtering of a file's findings. */
+#include "suppress.h"
+
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "rules.h"
+
+static const char *const pseudo_rules[] = {WL_RULE_INVALID_SUPPRESSION, WL_RULE_UNUSED_SUPPRESSION};
+#define NPSEUDO (sizeof pseudo_rules / sizeof pseudo_rules[0])
+
+static bool id_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+static bool id_matches(const char *pattern, const char *rule) {
+  return fnmatch(pattern, rule, 0) == 0;
+}
+
+static bool id_known(const char *id) {
+  for (size_t i = 0; i < wl_nrules; i++)
+    if (id_matches(id, wl_rules[i].id))
+      return true;
+  for (size_t i = 0; i < NPSEUDO; i++)
+    if (id_matches(id, pseudo_rules[i]))
+      return true;
+  return false;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Scanning                                                                 */
+
+typedef struct scanner {
+  const char *src;
+  size_t len;
+  size_t *line_starts;
+  size_t nlines;
+  wl_suppressions *out;
+} scanner;
+
+static void locate(const scanner *sc, size_t off, unsigned *line, unsigned *col) {
+  size_t lo = 0, hi = sc->nlines;
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (sc->line_starts[mid] <= off)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  *line = (unsigned)lo + 1;
+  *col = (unsigned)(off - sc->line_starts[lo]) + 1;
+}
+
+static wl_suppression *new_sup(scanner *sc, wl_sup_kind kind, bool nolint, size_t off) {
+  wl_suppressions *s = sc->out;
+  if (s->n == s->cap) {
+    s->cap = s->cap ? s->cap * 2 : 8;
+    s->v = wl_xrealloc(s->v, s->cap * sizeof *s->v);
+  }
+  wl_suppression *d = &s->v[s->n++];
+  memset(d, 0, sizeof *d);
+  d->kind = kind;
+  d->nolint = nolint;
+  d->offset = (unsigned)off;
+  locate(sc, off, &d->line, &d->col);
+  d->target = kind == WL_SUP_FILE ? 0 : kind == WL_SUP_NEXT_LINE ? d->line + 1 : d->line;
+  return d;
+}
+
+static void add_id(scanner *sc, wl_suppression *d, const char *p, size_t n) {
+  d->ids = wl_xrealloc(d->ids, (d->nids + 1) * sizeof *d->ids);
+  wl_sup_id *id = &d->ids[d->nids++];
+  id->id = wl_xmalloc(n + 1);
+  memcpy(id->id, p, n);
+  id->id[n] = '\0';
+  unsigned line;
+  locate(sc, (size_t)(p - sc->src), &line, &id->col);
+  id->known = id_known(id->id);
+  id->used = false;
+}
+
+static void problem(scanner *sc, size_t off, const char *msg) {
+  wl_suppressions *s = sc->out;
+  s->problems = wl_xrealloc(s->problems, (s->nproblems + 1) * sizeof *s->problems);
+  wl_sup_problem *p = &s->problems[s->nproblems++];
+  locate(sc, off, &p->line, &p->col);
+  p->offset = (unsigned)off;
+  p->message = wl_xstrdup(msg);
+}
+
+/* warplint-disable-*: ids separated by commas or blanks, up to the end of
+ * the comment's line or "--" (a free-text reason follows). */
+static void warplint_directive(scanner *sc, const char *p, const char *end) {
+  const char *start = p;
+  const char *w = p;
+  while (w < end && (id_char(*w) || *w == '-'))
+    w++;
+  size_t n = (size_t)(w - p);
+  wl_sup_kind kind;
+  if (n == 26 && strncmp(p, "warplint-disable-next-line", n) == 0)
+    kind = WL_SUP_NEXT_LINE;
+  else if (n == 21 && strncmp(p, "warplint-disable-line", n) == 0)
+    kind = WL_SUP_LINE;
+  else if (n == 21 && strncmp(p, "warplint-disable-file", n) == 0)
+    kind = WL_SUP_FILE;
+  else {
+    char msg[256];
+    snprintf(msg, sizeof msg,
+             "unknown suppression directive '%.*s': use warplint-disable-next-line, "
+             "warplint-disable-line or warplint-disable-file",
+             (int)(n > 60 ? 60 : n), p);
+    problem(sc, (size_t)(start - sc->src), msg);
+    return;
+  }
+  wl_suppression *d = new_sup(sc, kind, false, (size_t)(start - sc->src));
+  for (p = w; p < end && *p != '\n';) {
+    if (*p == ' ' || *p == '\t' || *p == ',' || *p == '\r' || *p == '\\') {
+      p++; /* a backslash: the line continuation of a macro definition */
+      continue;
+    }
+    if (p[0] == '-' && p + 1 < end && p[1] == '-')
+      break;
+    const char *t = p;
+    while (p < end && *p != ' ' && *p != '\t' && *p != ',' && *p != '\n' && *p != '\r' &&
+           *p != '\\')
+      p++;
+    add_id(sc, d, t, (size_t)(p - t));
+  }
+}
+
+/* NOLINT, NOLINT(ids), NOLINTNEXTLINE, NOLINTNEXTLINE(ids). */
+static void nolint_directive(scanner *sc, const char *p, const char *end) {
+  bool next = end - p >= 14 && strncmp(p, "NOLINTNEXTLINE", 14) == 0;
+  const char *w = p + (next ? 14 : 6);
+  if (w < end && id_char(*w))
+    return; /* NOLINTBEGIN, NOLINTEND, NOLINTFOO: not ours */
+  wl_suppression *d =
+      new_sup(sc, next ? WL_SUP_NEXT_LINE : WL_SUP_LINE, true, (size_t)(p - sc->src));
+  if (w >= end || *w != '(')
+    return;
+  for (w++; w < end && *w != ')' && *w != '\n';) {
+    if (*w == ' ' || *w == '\t' || *w == ',') {
+      w++;
+      continue;
+    }
+    const char *t = w;
+    while (w < end && *w != ',' && *w != ')' && *w != '\n' && *w != ' ' && *w != '\t')
+      w++;
+    add_id(sc, d, t, (size_t)(w - t));
+  }
+}
+
+static void scan_comment(scanner *sc, const char *p, const char *end) {
+  for (const char *q = p; q < end; q++) {
+    bool boundary = q == p || (!id_char(q[-1]) && q[-1] != '-');
+    if (!boundary)
+      continue;
+    if (*q == 'w' && end - q >= 16 && strncmp(q, "warplint-disable", 16) == 0)
+      warplint_directive(sc, q, end);
+    else if (*q == 'N' && end - q >= 6 && strncmp(q, "NOLINT", 6) == 0)
+      nolint_directive(sc, q, end);
+  }
+}
+
+static bool raw_prefix(const char *s, size_t n) {
+  return (n == 1 && s[0] == 'R') ||
+         (n == 2 && (s[0] == 'L' || s[0] == 'u' || s[0] == 'U') && s[1] == 'R') ||
+         (n == 3 && strncmp(s, "u8R", 3) == 0);
+}
+
+void wl_suppressions_scan(const char *src, size_t len, wl_suppressions *out) {
+  memset(out, 0, sizeof *out);
+  scanner sc = {src, len, NULL, 0, out};
+  size_t cap = 64;
+  sc.line_starts = wl_xmalloc(cap * sizeof *sc.line_starts);
+  sc.line_starts[sc.nlines++] = 0;
+  for (size_t i = 0; i < len; i++)
+    if (src[i] == '\n') {
+      if (sc.nlines == cap) {
+        cap *= 2;
+        sc.line_starts = wl_xrealloc(sc.line_starts, cap * sizeof *sc.line_starts);
+      }
+      sc.line_starts[sc.nlines++] = i + 1;
+    }
+  const char *p = src, *end = src + len;
+  while (p < end) {
+    char c = *p;
+    if (c == '/' && p + 1 < end && p[1] == '/') {
+      const char *q = p + 2;
+      while (q < end && !(*q == '\n' && q[-1] != '\\'))
+        q++;
+      scan_comment(&sc, p + 2, q);
+      p = q;
+    } else if (c == '/' && p + 1 < end && p[1] == '*') {
+      const char *q = p + 2;
+      while (q + 1 < end && !(q[0] == '*' && q[1] == '/'))
+        q++;
+      const char *stop = q + 1 < end ? q : end;
+      scan_comment(&sc, p + 2, stop);
+      p = q + 1 < end ? q + 2 : end;
+    } else if (c == '"' || c == '\'') {
+      const char *q = p + 1;
+      while (q < end && *q != c && *q != '\n')
+        q += *q == '\\' && q + 1 < end ? 2 : 1;
+      p = q < end ? q + 1 : end;
+    } else if (id_char(c) && !(c >= '0' && c <= '9')) {
+      const char *q = p;
+      while (q < end && id_char(*q))
+        q++;
+      if (q < end && *q == '"' && raw_prefix(p, (size_t)(q - p))) {
+        /* R"delim( ... )delim" */
+        const char *d = q + 1, *open = d;
+        while (open < end && *open != '(' && open - d < 16)
+          open++;
+        size_t dl = (size_t)(open - d);
+        const char *r = open < end ? open + 1 : end;
+        while (r < end && !(*r == ')' && (size_t)(end - r) > dl + 1 && strncmp(r + 1, d, dl) == 0 &&
+                            r[dl + 1] == '"'))
+          r++;
+        p = r < end ? r + dl + 2 : end;
+      } else {
+        p = q;
+      }
+    } else if (c >= '0' && c <= '9') {
+      /* pp-number, digit separators included: 1'000'000, 0x1p-3 */
+      const char *q = p + 1;
+      while (q < end && (id_char(*q) || *q == '.' || *q == '\'' ||
+                         ((*q == '+' || *q == '-') && strchr("eEpP", q[-1]))))
+        q++;
+      p = q;
+    } else {
+      p++;
+    }
+  }
+  free(sc.line_starts);
+}
+
+void wl_suppressions_free(wl_suppressions *s) {
+  for (size_t i = 0; i < s->n; i++) {
+    for (size_t k = 0; k < s->v[i].nids; k++)
+      free(s->v[i].ids[k].id);
+    free(s->v[i].ids);
+  }
+  free(s->v);
+  for (size_t i = 0; i < s->nproblems; i++)
+    free(s->problems[i].message);
+  free(s->problems);
+  memset(s, 0, sizeof *s);
+}
+
+bool wl_suppressions_match(wl_suppressions *s, const char *rule, unsigned line) {
+  bool hit = false;
+  for (size_t i = 0; i < s->n; i++) {
+    wl_suppression *d = &s->v[i];
+    if (d->kind != WL_SUP_FILE && d->target != line)
+      continue;
+    if (d->nids == 0) {
+      d->used = true;
+      hit = true;
+      continue;
+    }
+    for (size_t k = 0; k < d->nids; k++)
+      if (id_matches(d->ids[k].id, rule)) {
+        d->ids[k].used = true;
+        hit = true;
+      }
+  }
+  return hit;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Applying                                                                 */
+
+static bool is_pseudo(const char *id) {
+  for (size_t i = 0; i < NPSEUDO; i++)
+    if (strcmp(id, pseudo_rules[i]) == 0)
+      return true;
+  return false;
+}
+
+/* Whether the id (a glob) covers a rule that ran. */
+static bool covers_enabled_rule(const char *id, const bool *enabled) {
+  for (size_t i = 0; i < wl_nrules; i++)
+    if ((!enabled || enabled[i]) && id_matches(id, wl_rules[i].id))
+      return true;
+  return false;
+}
+
+static void add_pseudo(wl_findings *out, const char *rule, const char *file, const char *src,
+                       size_t len, unsigned line, unsigned col, unsigned offset, unsigned width,
+                       const char *msg) {
+  wl_finding *fd =
+      wl_findings_add(out, rule, WL_SEV_WARNING, file, line, col, line, col + width, msg);
+  fd->offset = offset;
+  size_t start = offset <= len ? offset : len;
+  while (start > 0 && src[start - 1] != '\n')
+    start--;
+  size_t stop = start;
+  while (stop < len && src[stop] != '\n' && src[stop] != '\r')
+    stop++;
+  wl_finding_set_line_text(fd, src + start, stop - start);
+}
+
+/* Moves *fd (a struct copy) to the end of f. */
+static void append(wl_findings *f, const wl_finding *fd) {
+  if (f->n == f->cap) {
+    f->cap = f->cap ? f->cap * 2 : 16;
+    f->v = wl_xrealloc(f->v, f->cap * sizeof *f->v);
+  }
+  f->v[f->n++] = *fd;
+}
+
+static const char *directive_name(const wl_suppression *d) {
+  if (d->nolint)
+    return d->kind == WL_SUP_NEXT_LINE ? "NOLINTNEXTLINE" : "NOLINT";
+  return d->kind == WL_SUP_NEXT_LINE ? "warplint-disable-next-line"
+         : d->kind == WL_SUP_LINE    ? "warplint-disable-line"
+                                     : "warplint-disable-file";
+}
+
+void wl_suppress_apply(const char *src, size_t len, const char *file, const bool *enabled,
+                       bool report_unused, wl_findings *f) {
+  if (!src)
+    return;
+  wl_suppressions s;
+  wl_suppressions_scan(src, len, &s);
+  if (s.n == 0 && s.nproblems == 0) {
+    wl_suppressions_free(&s);
+    return;
+  }
+  size_t w = 0;
+  for (size_t r = 0; r < f->n; r++) {
+    wl_finding *fd = &f->v[r];
+    if (strcmp(fd->file, file) == 0 && wl_suppressions_match(&s, fd->rule, fd->line)) {
+      wl_finding_free(fd);
+      continue;
+    }
+    if (w != r)
+      f->v[w] = *fd;
+    w++;
+  }
+  f->n = w;
+
+  wl_findings extra;
+  wl_findings_init(&extra);
+  char msg[512];
+  for (size_t i = 0; i < s.nproblems; i++) {
+    const wl_sup_problem *p = &s.problems[i];
+    add_pseudo(&extra, WL_RULE_INVALID_SUPPRESSION, file, src, len, p->line, p->col, p->offset, 16,
+               p->message);
+  }
+  for (size_t i = 0; i < s.n; i++) {
+    const wl_suppression *d = &s.v[i];
+    for (size_t k = 0; k < d->nids; k++) {
+      const wl_sup_id *id = &d->ids[k];
+      unsigned off = d->offset + (id->col - d->col);
+      if (!id->known && !d->nolint) {
+        snprintf(msg, sizeof msg, "unknown rule '%s' in %s (see --list-rules)", id->id,
+                 directive_name(d));
+        add_pseudo(&extra, WL_RULE_INVALID_SUPPRESSION, file, src, len, d->line, id->col, off,
+                   (unsigned)strlen(id->id), msg);
+      } else if (report_unused && id->known && !id->used && !is_pseudo(id->id) &&
+                 covers_enabled_rule(id->id, enabled)) {
+        if (d->kind == WL_SUP_FILE)
+          snprintf(msg, sizeof msg, "unused suppression: no '%s' finding in this file", id->id);
+        else
+          snprintf(msg, sizeof msg, "unused suppression: no '%s' finding on line %u", id->id,
+                   d->target);
+        add_pseudo(&extra, WL_RULE_UNUSED_SUPPRESSION, file, src, len, d->line, id->col, off,
+                   (unsigned)strlen(id->id), msg);
+      }
+    }
+    if (report_unused && d->nids == 0 && !d->used && !d->nolint) {
+      if (d->kind == WL_SUP_FILE)
+        snprintf(msg, sizeof msg, "unused suppression: no finding in this file");
+      else
+        snprintf(msg, sizeof msg, "unused suppression: no finding on line %u", d->target);
+      add_pseudo(&extra, WL_RULE_UNUSED_SUPPRESSION, file, src, len, d->line, d->col, d->offset,
+                 (unsigned)strlen(directive_name(d)), msg);
+    }
+  }
+  /* the pseudo-rules can be silenced too (warplint-disable-file unused-suppression) */
+  for (size_t r = 0; r < extra.n; r++) {
+    wl_finding *fd = &extra.v[r];
+    bool silenced = false;
+    for (size_t i = 0; i < s.n && !silenced; i++) {
+      const wl_suppression *d = &s.v[i];
+      if (d->kind != WL_SUP_FILE && d->target != fd->line)
+        continue;
+      for (size_t k = 0; k < d->nids && !silenced; k++)
+        silenced = strcmp(d->ids[k].id, fd->rule) == 0;
+    }
+    if (silenced) {
+      wl_finding_free(fd);
+      continue;
+    }
+    append(f, fd);
+  }
+  free(extra.v);
+  wl_suppressions_free(&s);
+}

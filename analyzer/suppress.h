@@ -1,0 +1,74 @@
+/* suppress.h - inline suppression comments: reading them from a file's text
+ * and applying them to the file's findings.
+ *
+ *   // warplint-disable-next-line <rule>[, <rule>...] [-- reason]
+ *   // warplint-disable-line <rule>[, <rule>...]       (also in a trailing comment)
+ *   // warplint-disable-file <rule>[, <rule>...]       (anywhere in the file)
+ *   // NOLINT   // NOLINT(<rule>, ...)   // NOLINTNEXTLINE(<rule>, ...)
+ *
+ * No rule list means every rule. Rule ids may be globs ('*'). Unknown ids and
+ * misspelt directives in warplint-disable comments are findings of the
+ * pseudo-rule invalid-suppression; ids in NOLINT that are not warplint's are
+ * left to the other tools that read NOLINT (clang-tidy). */
+#ifndef WARPLINT_SUPPRESS_H
+#define WARPLINT_SUPPRESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diag.h"
+
+/* Pseudo-rules: reported by warplint itself, not in the rule registry. */
+#define WL_RULE_INVALID_SUPPRESSION "invalid-suppression"
+#define WL_RULE_UNUSED_SUPPRESSION "unused-suppression"
+
+typedef enum wl_sup_kind { WL_SUP_LINE, WL_SUP_NEXT_LINE, WL_SUP_FILE } wl_sup_kind;
+
+typedef struct wl_sup_id {
+  char *id;     /* as written; may be a glob */
+  unsigned col; /* 1-based column */
+  bool known;   /* names (or matches) a warplint rule or pseudo-rule */
+  bool used;
+} wl_sup_id;
+
+typedef struct wl_suppression {
+  wl_sup_kind kind;
+  bool nolint;        /* NOLINT / NOLINTNEXTLINE */
+  unsigned line, col; /* where the directive is written (1-based) */
+  unsigned offset;    /* byte offset of the directive */
+  unsigned target;    /* the line it silences; 0 for the whole file */
+  wl_sup_id *ids;     /* none: every rule */
+  size_t nids;
+  bool used; /* (no ids) silenced something */
+} wl_suppression;
+
+/* A misspelt directive, such as warplint-disable-nextline. */
+typedef struct wl_sup_problem {
+  unsigned line, col, offset;
+  char *message;
+} wl_sup_problem;
+
+typedef struct wl_suppressions {
+  wl_suppression *v;
+  size_t n, cap;
+  wl_sup_problem *problems;
+  size_t nproblems;
+} wl_suppressions;
+
+/* Reads every directive in the comments of src (strings and character
+ * literals are skipped). */
+void wl_suppressions_scan(const char *src, size_t len, wl_suppressions *out);
+void wl_suppressions_free(wl_suppressions *s);
+/* Whether a finding of rule on line is silenced; marks what silenced it as used. */
+bool wl_suppressions_match(wl_suppressions *s, const char *rule, unsigned line);
+
+/* Applies the suppressions of src (the text of `file`) to the findings of f
+ * in that file: silenced findings are removed, invalid-suppression findings
+ * added, and with report_unused also unused-suppression findings for
+ * warplint-owned directives (and NOLINT ids naming warplint rules) that
+ * silenced nothing. enabled (per rule, wl_rules order; NULL: all): a
+ * suppression of a rule that did not run is never reported unused. */
+void wl_suppress_apply(const char *src, size_t len, const char *file, const bool *enabled,
+                       bool report_unused, wl_findings *f);
+
+#endif

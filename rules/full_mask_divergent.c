@@ -1,0 +1,112 @@
+/* full_mask_divergent.c - rule full-mask-divergent: a collective whose mask
+ * names all 32 lanes is reached by only part of a warp, directly or through
+ * a wrapper (a migration shim such as shfl_down(v, d) calling
+ * __shfl_down_sync(0xffffffff, v, d), or a macro). A lane-dependent if/else
+ * whose other branch runs the same full-mask collective does not count
+ * (Listing 4: the warp meets there). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+
+#include "lanes.h"
+#include "mask_fix.h"
+#include "rules.h"
+
+#define RULE "full-mask-divergent"
+
+typedef struct match_ctx {
+  const wl_lanes *l;
+  const wl_expr *like;
+  bool found;
+} match_ctx;
+
+/* Whether x is the same full-mask collective as m->like, or a call of the same wrapper. */
+static bool match_expr(const wl_expr *x, const wl_stmt *in, void *ud) {
+  (void)in;
+  match_ctx *m = ud;
+  if (m->found || x->kind != WL_E_CALL || !wl_lanes_func_of_expr(m->l, x))
+    return !m->found;
+  const wl_func *f = wl_lanes_callee(m->l, m->like);
+  if (f)
+    m->found = wl_lanes_callee(m->l, x) == f;
+  else
+    m->found = x->name && m->like->name && strcmp(x->name, m->like->name) == 0 &&
+               wl_collective_full_mask(x);
+  return !m->found;
+}
+
+/* The first restriction of e that the warp does not meet again on the other path. */
+static const wl_lane_reach *divergence(const wl_lanes *l, const wl_expr *e, wl_lane_reach *v,
+                                       size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    const wl_stmt *s = v[i].stmt;
+    if (v[i].kind == WL_LR_IF && s && s->else_s && v[i].side >= 0) {
+      match_ctx m = {l, e, false};
+      wl_visitor vis = {NULL, match_expr, &m, false};
+      wl_walk_stmt(v[i].side ? s->else_s : s->then_s, &vis);
+      if (m.found)
+        continue;
+    }
+    return &v[i];
+  }
+  return NULL;
+}
+
+static void check(wl_mask_fixer *mf, const wl_lanes *l, const wl_expr *e, const wl_expr *coll) {
+  wl_rule_ctx *ctx = mf->ctx;
+  wl_lane_reach v[16];
+  size_t n = wl_lanes_restrictions(l, e, v, 16);
+  const wl_lane_reach *why = divergence(l, e, v, n < 16 ? n : 16);
+  if (!why)
+    return;
+  char text[256];
+  wl_lanes_describe(ctx->tu, why, text, sizeof text);
+  const wl_macro_info *m;
+  wl_range r = wl_lanes_site(ctx->tu, e, &m);
+  wl_finding *fd;
+  if (e == coll)
+    fd = wl_report_range(ctx, RULE, r, m,
+                         "'%s' names all 32 lanes in its mask, but only part of the warp reaches "
+                         "it: %s; lanes that never arrive make this undefined behaviour (it may "
+                         "hang). Compute the mask before the branch with __ballot_sync(FULL_MASK, "
+                         "cond) (Listing 3), or run the collective where every lane reaches it",
+                         e->name, text);
+  else
+    fd = wl_report_range(ctx, RULE, r, m,
+                         "'%s' runs '%s' with all 32 lanes in its mask, but only part of the warp "
+                         "reaches this call: %s; lanes that never arrive make this undefined "
+                         "behaviour (it may hang). Compute the mask before the branch with "
+                         "__ballot_sync(FULL_MASK, cond) and pass it down (Listing 3), or call "
+                         "it where every lane reaches it",
+                         wl_lanes_call_name(e), coll->name, text);
+  if (e->macro && e->macro->name && !m)
+    wl_note_at(ctx, fd, e->macro->spelling, "macro '%s' calls '%s' with the full mask here",
+               e->macro->name, coll->name);
+  if (e != coll)
+    wl_note_at(ctx, fd, coll->loc, "'%s' is called with the full mask here", coll->name);
+  const wl_expr *mask = wl_collective_mask(coll);
+  const char *nofix = NULL;
+  if (fd && e == coll && mask && !wl_fix_mask_arg(mf, fd, coll, mask, &nofix))
+    wl_finding_add_note(fd, fd->file, fd->line, fd->col, nofix);
+}
+
+void wl_rule_full_mask_divergent(wl_rule_ctx *ctx) {
+  const wl_lanes *l = wl_lanes_of(ctx->an);
+  wl_mask_fixer *mf = wl_mask_fixer_of(ctx);
+  const wl_expr *const *cs;
+  size_t n = wl_lanes_collectives(l, &cs);
+  for (size_t i = 0; i < n; i++)
+    if (wl_collective_full_mask(cs[i]))
+      check(mf, l, cs[i], cs[i]);
+  /* wrappers: calls of functions whose whole warp runs a full-mask collective */
+  for (unsigned f = 0; f < ctx->tu->nfuncs; f++) {
+    const wl_expr *const *calls;
+    size_t nc = wl_lanes_calls_of(l, ctx->tu->funcs[f], &calls);
+    for (size_t i = 0; i < nc; i++) {
+      const wl_expr *coll = wl_lanes_call_full_warp_collective(l, calls[i]);
+      if (coll)
+        check(mf, l, calls[i], coll);
+    }
+  }
+}

@@ -1,0 +1,310 @@
+/* mask_fix.c - choosing the mask of a warp collective for a fix, with the
+ * lane analysis: the full mask when every lane of the warp reaches the call;
+ * else, when one lane-dependent if is all that restricts it and its condition
+ * can be evaluated before the branch, a `__ballot_sync` of that condition
+ * hoisted before the if (NVIDIA's Listing 3); else nothing. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyses.h"
+#include "buf.h"
+#include "consteval.h"
+#include "lanes.h"
+#include "mask_fix.h"
+
+/* ---- the statement that holds the if ------------------------------------ */
+
+typedef struct parent_search {
+  const wl_stmt *target;
+  const wl_stmt *parent; /* compound statement whose kid is target */
+} parent_search;
+
+static bool find_parent(const wl_stmt *s, void *ud) {
+  parent_search *ps = ud;
+  if (ps->parent)
+    return false;
+  for (unsigned i = 0; i < s->nkids; i++)
+    if (s->kids[i] == ps->target && s->kind == WL_S_COMPOUND) {
+      ps->parent = s;
+      return false;
+    }
+  return true;
+}
+
+static const wl_stmt *compound_parent(const wl_func *f, const wl_stmt *target) {
+  parent_search ps = {target, NULL};
+  wl_visitor v = {find_parent, NULL, &ps, false};
+  wl_walk_stmt(f->body, &v);
+  return ps.parent;
+}
+
+/* ---- conditions that can be evaluated once, before the branch ------------ */
+
+static bool pure_expr(const wl_expr *e) {
+  if (!e)
+    return true;
+  switch (e->kind) {
+  case WL_E_CALL: {
+    /* lane ids and other side-effect-free helpers of the prelude */
+    static const char *const pure[] = {"__popc",
+                                       "__ffs",
+                                       "__clz",
+                                       "__brev",
+                                       "__lanemask_lt",
+                                       "__lanemask_le",
+                                       "__lanemask_eq",
+                                       "__lanemask_gt",
+                                       "__lanemask_ge",
+                                       "min",
+                                       "max"};
+    bool ok = false;
+    for (size_t i = 0; i < sizeof pure / sizeof pure[0] && !ok; i++)
+      ok = e->name && strcmp(e->name, pure[i]) == 0;
+    /* a user function without side effects cannot be told apart: no */
+    if (!ok)
+      return false;
+    break;
+  }
+  case WL_E_BINARY:
+    if (wl_binop_is_assign(e->op) || e->op == WL_B_COMMA)
+      return false;
+    break;
+  case WL_E_UNARY:
+    if (e->op == WL_U_PREINC || e->op == WL_U_PREDEC || e->op == WL_U_POSTINC ||
+        e->op == WL_U_POSTDEC)
+      return false;
+    break;
+  case WL_E_LAMBDA:
+  case WL_E_OTHER: return false;
+  default: break;
+  }
+  for (unsigned i = 0; i < e->nargs; i++)
+    if (!pure_expr(e->args[i]))
+      return false;
+  return true;
+}
+
+/* ---- names ------------------------------------------------------------ */
+
+typedef struct name_search {
+  const char *name;
+  bool taken;
+} name_search;
+
+static bool name_in_stmt(const wl_stmt *s, void *ud) {
+  name_search *ns = ud;
+  for (unsigned i = 0; i < s->nvars && !ns->taken; i++)
+    ns->taken = s->vars[i]->name && strcmp(s->vars[i]->name, ns->name) == 0;
+  return !ns->taken;
+}
+
+static bool name_in_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  name_search *ns = ud;
+  if (e->kind == WL_E_REF && e->name && strcmp(e->name, ns->name) == 0)
+    ns->taken = true;
+  return !ns->taken;
+}
+
+static bool name_taken(const wl_tu *tu, const wl_func *f, const char *name) {
+  name_search ns = {name, false};
+  for (unsigned i = 0; i < f->nparams && !ns.taken; i++)
+    ns.taken = strcmp(f->params[i]->name, name) == 0;
+  for (unsigned i = 0; i < tu->nglobals && !ns.taken; i++)
+    ns.taken = tu->globals[i]->name && strcmp(tu->globals[i]->name, name) == 0;
+  wl_visitor v = {name_in_stmt, name_in_expr, &ns, true};
+  if (!ns.taken)
+    wl_walk_stmt(f->body, &v);
+  return ns.taken;
+}
+
+/* The n-th distinct (if, branch) of a function that needs a hoisted mask gets
+ * warp_mask, warp_mask_2, ... (skipping names the function already uses). */
+static void mask_name(wl_mask_fixer *mf, const wl_func *f, const wl_stmt *ifs, int side, char *out,
+                      size_t outsz) {
+  for (size_t i = 0; i < mf->nhoists; i++)
+    if (mf->hoists[i].ifs == ifs && mf->hoists[i].side == side) {
+      snprintf(out, outsz, "%s", mf->hoists[i].name);
+      return;
+    }
+  unsigned k = 1;
+  for (;;) {
+    if (k == 1)
+      snprintf(out, outsz, "warp_mask");
+    else
+      snprintf(out, outsz, "warp_mask_%u", k);
+    bool used = name_taken(mf->ctx->tu, f, out);
+    for (size_t i = 0; i < mf->nhoists && !used; i++)
+      used = mf->hoists[i].func == f && strcmp(mf->hoists[i].name, out) == 0;
+    if (!used)
+      break;
+    k++;
+  }
+  if (mf->nhoists < sizeof mf->hoists / sizeof mf->hoists[0]) {
+    mf->hoists[mf->nhoists].ifs = ifs;
+    mf->hoists[mf->nhoists].side = side;
+    mf->hoists[mf->nhoists].func = f;
+    snprintf(mf->hoists[mf->nhoists].name, sizeof mf->hoists[mf->nhoists].name, "%s", out);
+    mf->nhoists++;
+  }
+}
+
+wl_mask_fixer *wl_mask_fixer_of(wl_rule_ctx *ctx) {
+  if (!ctx->an->fixer) {
+    ctx->an->fixer = wl_xcalloc(1, sizeof(wl_mask_fixer));
+    ctx->an->fixer_free = free;
+  }
+  wl_mask_fixer *mf = ctx->an->fixer;
+  mf->ctx = ctx;
+  return mf;
+}
+
+/* ---- the decision --------------------------------------------------------- */
+
+wl_mask_choice wl_choose_mask(wl_mask_fixer *mf, const wl_expr *call, char *mask, size_t masksz,
+                              wl_range *hoist_at, char **hoist_text, const char **why) {
+  *hoist_text = NULL;
+  *why = NULL;
+  wl_lanes *l = wl_lanes_of(mf->ctx->an);
+  const wl_tu *tu = mf->ctx->tu;
+  if (!l) {
+    *why = "the lane analysis is not available";
+    return WL_MASK_NONE;
+  }
+  if (wl_lanes_whole_warp(l, call)) {
+    snprintf(mask, masksz, "0xffffffff");
+    return WL_MASK_FULL;
+  }
+  wl_lane_reach r[4];
+  size_t n = wl_lanes_restrictions(l, call, r, 4);
+  if (n == 0) {
+    *why = "its function is called where only part of a warp runs";
+    return WL_MASK_NONE;
+  }
+  if (n > 1) {
+    *why = "more than one lane-dependent condition decides which lanes get here";
+    return WL_MASK_NONE;
+  }
+  if (r[0].kind != WL_LR_IF || !r[0].cond || r[0].side < 0) {
+    *why = r[0].kind == WL_LR_LOOP
+               ? "a loop with a lane-dependent trip count decides which lanes get here"
+           : r[0].kind == WL_LR_EXIT ? "some lanes left earlier (return, break or continue)"
+                                     : "the lanes that get here are not decided by one if";
+    return WL_MASK_NONE;
+  }
+  if (r[0].caller_partial) {
+    *why = "its function is also called where only part of a warp runs";
+    return WL_MASK_NONE;
+  }
+  const wl_stmt *ifs = r[0].stmt;
+  wl_lane_reach ir;
+  if (!wl_lanes_reach_stmt(l, ifs, &ir) || ir.partial || ir.caller_partial) {
+    *why = "the branch itself is reached by only part of a warp";
+    return WL_MASK_NONE;
+  }
+  if (ifs->init || !pure_expr(r[0].cond)) {
+    *why = "the branch condition has side effects or declares a variable";
+    return WL_MASK_NONE;
+  }
+  const wl_func *f = wl_lanes_func_of_expr(l, call);
+  if (!f || !compound_parent(f, ifs)) {
+    *why = "the branch is not a statement of a block where a declaration can go";
+    return WL_MASK_NONE;
+  }
+  if (ifs->macro || r[0].cond->macro) {
+    *why = "the branch comes from a macro";
+    return WL_MASK_NONE;
+  }
+  const char *cond = wl_source_text(mf->ctx, r[0].cond->range);
+  if (!cond || !ifs->range.begin.file || !wl_tu_in_main(tu, ifs->range.begin)) {
+    *why = "the branch condition is not plain source text of this file";
+    return WL_MASK_NONE;
+  }
+  mask_name(mf, f, ifs, r[0].side, mask, masksz);
+  /* indentation of the if's line, and whether the if starts its line */
+  size_t b = ifs->range.begin.offset, ls = b;
+  while (ls > 0 && tu->source[ls - 1] != '\n')
+    ls--;
+  bool starts_line = true;
+  for (size_t i = ls; i < b; i++)
+    starts_line = starts_line && (tu->source[i] == ' ' || tu->source[i] == '\t');
+  wl_buf t;
+  wl_buf_init(&t);
+  if (starts_line)
+    wl_buf_add(&t, tu->source + ls, b - ls);
+  wl_buf_printf(&t, "unsigned %s = __ballot_sync(0xffffffff, %s%s%s);", mask, r[0].side ? "" : "!(",
+                cond, r[0].side ? "" : ")");
+  wl_buf_puts(&t, starts_line ? "\n" : " ");
+  *hoist_text = wl_buf_detach(&t);
+  *hoist_at = ifs->range;
+  hoist_at->end = hoist_at->begin;
+  if (starts_line) {
+    hoist_at->begin.offset = (unsigned)ls;
+    hoist_at->begin.col = 1;
+    hoist_at->end = hoist_at->begin;
+  }
+  return WL_MASK_HOISTED;
+}
+
+/* For a shuffle reached by exactly the lanes of `set`: whether every lane
+ * reads from a lane of the set (or keeps its own value at a segment edge).
+ * A lane outside the mask gives an undefined value, so a mask fix is only
+ * trusted when this holds. Non-constant offsets cannot be checked: false. */
+static bool sources_inside(const wl_expr *call, const wl_collective *co, unsigned set) {
+  const wl_expr *src = call->nargs > 2 ? call->args[2] : NULL;
+  const wl_expr *wexpr = wl_collective_width(call);
+  long long off, width = 32;
+  if (!src || !wl_consteval(src, &off) || (wexpr && !wl_consteval(wexpr, &width)) || width < 1 ||
+      width > 32)
+    return false;
+  for (unsigned lane = 0; lane < 32; lane++) {
+    if (!(set >> lane & 1u))
+      continue;
+    long long base = lane / width * width, from;
+    if (strcmp(co->name, "__shfl_sync") == 0)
+      from = base + ((off % width) + width) % width;
+    else if (strcmp(co->name, "__shfl_up_sync") == 0)
+      from = (long long)lane - off < base ? lane : (long long)lane - off;
+    else if (strcmp(co->name, "__shfl_down_sync") == 0)
+      from = (long long)lane + off >= base + width ? lane : (long long)lane + off;
+    else if (strcmp(co->name, "__shfl_xor_sync") == 0)
+      from = (long long)(lane ^ (unsigned)off);
+    else
+      return false;
+    if (from < 0 || from > 31 || !(set >> from & 1u))
+      return false;
+  }
+  return true;
+}
+
+bool wl_fix_mask_arg(wl_mask_fixer *mf, wl_finding *fd, const wl_expr *call, const wl_expr *arg,
+                     const char **why) {
+  const wl_collective *co = wl_collective_of(call);
+  wl_lanes *l = wl_lanes_of(mf->ctx->an);
+  unsigned set = 0;
+  if (co && co->shuffle &&
+      !(l && wl_lanes_reaching_lanes(l, call, &set) && sources_inside(call, co, set))) {
+    *why = "the shuffle may read from lanes outside the branch's mask (undefined values): move "
+           "the shuffle where every lane it reads from runs it";
+    return false;
+  }
+  char mask[64];
+  wl_range at;
+  char *hoist = NULL;
+  wl_mask_choice c = wl_choose_mask(mf, call, mask, sizeof mask, &at, &hoist, why);
+  if (c != WL_MASK_HOISTED) {
+    free(hoist);
+    if (c == WL_MASK_FULL)
+      *why = "the full mask is already the right one here";
+    return false;
+  }
+  bool ok = !arg->macro && wl_fix_replace(mf->ctx, fd, at, hoist) &&
+            wl_fix_replace(mf->ctx, fd, arg->range, mask);
+  free(hoist);
+  if (!ok) {
+    wl_fix_clear(fd);
+    *why = "the edit would touch macro or unparsed text";
+  }
+  return ok;
+}

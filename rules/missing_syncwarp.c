@@ -1,0 +1,273 @@
+/* missing_syncwarp.c - rule missing-syncwarp: two lanes of one warp touch the
+ * same shared-memory element, one of them writing, with no barrier between
+ * the two accesses. The shared-memory analysis (analyzer/shared.c) finds the
+ * pairs; this rule words them, one finding per statement. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "lanes.h"
+#include "rules.h"
+#include "shared.h"
+
+#define RULE "missing-syncwarp"
+
+static void quote(const wl_rule_ctx *ctx, const wl_expr *e, char *buf, size_t n) {
+  const char *t = e->macro ? NULL : wl_source_text(ctx, e->range);
+  if (!t || !*t || strlen(t) > 60 || strchr(t, '\n'))
+    snprintf(buf, n, "the element");
+  else
+    snprintf(buf, n, "'%s'", t);
+}
+
+static void describe(const wl_rule_ctx *ctx, const wl_smem_race *r, char *out, size_t n) {
+  char a[96], b[96], elem[48] = "", where[96];
+  quote(ctx, r->second.expr, b, sizeof b);
+  quote(ctx, r->first.expr, a, sizeof a);
+  if (r->element_known)
+    snprintf(elem, sizeof elem, " (element %lld)", r->element);
+  if (r->first.stmt == r->second.stmt && !r->loop_carried)
+    snprintf(where, sizeof where, "in the same statement");
+  else
+    snprintf(where, sizeof where, "at line %u%s", r->first.expr->loc.line,
+             r->concurrent_branches ? " in the other arm of a lane-dependent branch"
+             : r->loop_carried      ? " in an earlier iteration"
+                                    : "");
+  if (r->second.write && r->first.write)
+    snprintf(out, n,
+             "lane %d writes %s%s, which lane %d also writes through %s %s; no __syncwarp() "
+             "orders the two stores",
+             r->lane_second, b, elem, r->lane_first, a, where);
+  else if (r->second.write)
+    snprintf(out, n,
+             "lane %d writes %s%s while lane %d may still be reading it through %s %s; no "
+             "__syncwarp() orders the read before the write",
+             r->lane_second, b, elem, r->lane_first, a, where);
+  else
+    snprintf(out, n,
+             "lane %d reads %s%s, which lane %d writes through %s %s; no __syncwarp() orders "
+             "the write before the read, so it may see the old value",
+             r->lane_second, b, elem, r->lane_first, a, where);
+}
+
+/* ---- the fix (Listing 7 -> Listing 8) ----------------------------------- */
+
+/* The barrier for statement s: __syncwarp() when the whole warp runs it. A
+ * barrier of part of a warp is not offered: the lane whose value is read may
+ * be outside that part (the scans' `if (lane >= d)` steps), see rewrite_if. */
+static bool barrier_for(wl_rule_ctx *ctx, const wl_stmt *s, char *out, size_t n) {
+  wl_lanes *l = wl_lanes_of(ctx->an);
+  wl_lane_reach r;
+  if (!l || !wl_lanes_reach_stmt(l, s, &r) || r.partial || r.caller_partial)
+    return false;
+  snprintf(out, n, "__syncwarp()");
+  return true;
+}
+
+/* The statement's range with its terminating ';' (a clang expression
+ * statement's extent stops before it). */
+static bool stmt_with_semicolon(const wl_tu *tu, const wl_stmt *s, wl_range *out) {
+  if (!s->range.begin.file || !wl_tu_in_main(tu, s->range.begin) || s->macro)
+    return false;
+  size_t e = s->range.end.offset;
+  while (e < tu->source_len && (tu->source[e] == ' ' || tu->source[e] == '\t'))
+    e++;
+  if (e >= tu->source_len || tu->source[e] != ';')
+    return false;
+  *out = s->range;
+  out->end.offset = (unsigned)e + 1;
+  out->end.col += (unsigned)(e + 1 - s->range.end.offset);
+  return true;
+}
+
+/* `X op= Y;` (or `X = Y;`) -> `{ auto warp_tmp = Y; __syncwarp(); X op= warp_tmp; __syncwarp(); }`:
+ * every lane reads the other lanes' elements, all meet, every lane writes its
+ * own, all meet again (Listing 8). lead: a barrier first, for a race with an
+ * earlier statement. */
+static bool rewrite_read_modify_write(wl_rule_ctx *ctx, wl_finding *fd, const wl_stmt *s,
+                                      const char *bar, bool lead) {
+  const wl_expr *x = s->kind == WL_S_EXPR ? s->expr : NULL;
+  if (!x || x->kind != WL_E_BINARY || !wl_binop_is_assign(x->op) || x->nargs != 2)
+    return false;
+  wl_range whole;
+  const char *lhs = wl_source_text(ctx, x->args[0]->range);
+  const char *rhs = wl_source_text(ctx, x->args[1]->range);
+  if (!lhs || !rhs || x->args[0]->macro || x->args[1]->macro ||
+      !stmt_with_semicolon(ctx->tu, s, &whole))
+    return false;
+  wl_buf b;
+  wl_buf_init(&b);
+  wl_buf_printf(&b, "{ %s%s%sauto warp_tmp = %s; %s; %s %s warp_tmp; %s; }", lead ? bar : "",
+                lead ? ";" : "", lead ? " " : "", rhs, bar, lhs, wl_binop_spelling(x->op), bar);
+  bool ok = wl_fix_replace(ctx, fd, whole, wl_buf_str(&b));
+  wl_buf_free(&b);
+  return ok;
+}
+
+static bool pure_cond(const wl_expr *e) {
+  if (!e)
+    return false;
+  if (e->kind == WL_E_CALL || e->kind == WL_E_LAMBDA || e->kind == WL_E_OTHER)
+    return false;
+  if (e->kind == WL_E_BINARY && (wl_binop_is_assign(e->op) || e->op == WL_B_COMMA))
+    return false;
+  if (e->kind == WL_E_UNARY && (e->op == WL_U_PREINC || e->op == WL_U_PREDEC ||
+                                e->op == WL_U_POSTINC || e->op == WL_U_POSTDEC))
+    return false;
+  for (unsigned i = 0; i < e->nargs; i++)
+    if (!pure_cond(e->args[i]))
+      return false;
+  return true;
+}
+
+/* `if (c) X op= Y;` run by the whole warp (a scan step) ->
+ * `{ bool warp_c = c; decltype(+(Y)) warp_tmp{}; if (warp_c) warp_tmp = Y;
+ *    __syncwarp(); if (warp_c) X op= warp_tmp; __syncwarp(); }`:
+ * the lanes that take the branch read, every lane meets, they write, every
+ * lane meets again. */
+static bool rewrite_if(wl_rule_ctx *ctx, wl_finding *fd, const wl_stmt *ifs, const wl_stmt *s,
+                       const char *bar, bool lead) {
+  const wl_expr *x = s->kind == WL_S_EXPR ? s->expr : NULL;
+  if (!x || x->kind != WL_E_BINARY || !wl_binop_is_assign(x->op) || x->nargs != 2 || ifs->else_s ||
+      ifs->init || ifs->macro || !pure_cond(ifs->expr))
+    return false;
+  const char *cond = wl_source_text(ctx, ifs->expr->range);
+  const char *lhs = wl_source_text(ctx, x->args[0]->range);
+  const char *rhs = wl_source_text(ctx, x->args[1]->range);
+  wl_range whole, inner;
+  if (!cond || !lhs || !rhs || ifs->expr->macro || x->args[0]->macro || x->args[1]->macro ||
+      !stmt_with_semicolon(ctx->tu, s, &inner))
+    return false;
+  whole = ifs->range;
+  whole.end = inner.end;
+  wl_buf b;
+  wl_buf_init(&b);
+  wl_buf_printf(&b,
+                "{ %s%sbool warp_c = %s; decltype(+(%s)) warp_tmp{}; if (warp_c) warp_tmp = %s; "
+                "%s; if (warp_c) %s %s warp_tmp; %s; }",
+                lead ? bar : "", lead ? "; " : "", cond, rhs, rhs, bar, lhs,
+                wl_binop_spelling(x->op), bar);
+  bool ok = wl_fix_replace(ctx, fd, whole, wl_buf_str(&b));
+  wl_buf_free(&b);
+  return ok;
+}
+
+/* A barrier before statement s (on a line of its own when s starts its line). */
+static bool barrier_before(wl_rule_ctx *ctx, wl_finding *fd, const wl_stmt *s, const char *bar) {
+  const wl_tu *tu = ctx->tu;
+  if (!s->range.begin.file || !wl_tu_in_main(tu, s->range.begin) || s->macro)
+    return false;
+  size_t b = s->range.begin.offset, ls = b;
+  while (ls > 0 && tu->source[ls - 1] != '\n')
+    ls--;
+  bool starts_line = true;
+  for (size_t i = ls; i < b; i++)
+    starts_line = starts_line && (tu->source[i] == ' ' || tu->source[i] == '\t');
+  wl_range at = s->range;
+  at.end = at.begin;
+  wl_buf t;
+  wl_buf_init(&t);
+  if (starts_line) {
+    wl_buf_add(&t, tu->source + ls, b - ls);
+    wl_buf_printf(&t, "%s;\n", bar);
+    at.begin.offset = at.end.offset = (unsigned)ls;
+    at.begin.col = at.end.col = 1;
+  } else {
+    wl_buf_printf(&t, "%s; ", bar);
+  }
+  bool ok = wl_fix_replace(ctx, fd, at, wl_buf_str(&t));
+  wl_buf_free(&t);
+  return ok;
+}
+
+typedef struct stmt_parent {
+  const wl_stmt *target, *parent;
+} stmt_parent;
+
+static bool find_parent(const wl_stmt *s, void *ud) {
+  stmt_parent *sp = ud;
+  if (sp->parent)
+    return false;
+  if (s->then_s == sp->target || s->else_s == sp->target)
+    sp->parent = s;
+  for (unsigned i = 0; i < s->nkids && !sp->parent; i++)
+    if (s->kids[i] == sp->target)
+      sp->parent = s;
+  return !sp->parent;
+}
+
+static const wl_stmt *parent_of(const wl_func *f, const wl_stmt *s) {
+  stmt_parent sp = {s, NULL};
+  wl_visitor v = {find_parent, NULL, &sp, false};
+  if (f)
+    wl_walk_stmt(f->body, &v);
+  return sp.parent;
+}
+
+static void fix_statement(wl_rule_ctx *ctx, const wl_smem *sm, wl_finding *fd,
+                          const wl_smem_race *r) {
+  const wl_stmt *s = r->second.stmt;
+  bool intra = false, before = false;
+  for (size_t i = 0, n = wl_smem_nraces(sm); i < n; i++) {
+    const wl_smem_race *o = wl_smem_race_at(sm, i);
+    if (o->second.stmt != s)
+      continue;
+    if (o->first.stmt == s)
+      intra = true; /* also covers the same statement in the next iteration */
+    else
+      before = true;
+  }
+  char bar[48];
+  bool done = false;
+  const wl_stmt *parent = parent_of(r->second.func, s);
+  if (barrier_for(ctx, s, bar, sizeof bar)) {
+    if (intra)
+      done = rewrite_read_modify_write(ctx, fd, s, bar, before);
+    else if (before && parent && parent->kind == WL_S_COMPOUND)
+      done = barrier_before(ctx, fd, s, bar);
+  } else if (parent && parent->kind == WL_S_IF && parent->then_s == s &&
+             barrier_for(ctx, parent, bar, sizeof bar)) {
+    done = rewrite_if(ctx, fd, parent, s, bar, before);
+  }
+  if (!done) {
+    wl_fix_clear(fd);
+    wl_finding_add_note(fd, fd->file, fd->line, fd->col,
+                        "no automatic fix for this shape: read into a local, __syncwarp(), "
+                        "write, __syncwarp() (Listing 8), with every lane of the mask "
+                        "reaching each __syncwarp()");
+  }
+}
+
+void wl_rule_missing_syncwarp(wl_rule_ctx *ctx) {
+  if (!ctx->an)
+    return;
+  const wl_smem *sm = wl_smem_get(ctx->an);
+  size_t n = wl_smem_nraces(sm), ndone = 0;
+  const wl_stmt **done = wl_xcalloc(n + 1, sizeof *done);
+  for (size_t i = 0; i < n; i++) {
+    const wl_smem_race *r = wl_smem_race_at(sm, i);
+    bool seen = false; /* one finding per statement: one barrier fixes every pair in it */
+    for (size_t k = 0; k < ndone && !seen; k++)
+      seen = done[k] == r->second.stmt;
+    if (seen)
+      continue;
+    char msg[600];
+    describe(ctx, r, msg, sizeof msg);
+    bool vol = r->second.is_volatile || r->first.is_volatile;
+    wl_finding *fd = wl_report_expr(
+        ctx, RULE, r->second.expr, "shared-memory race between lanes of a warp: %s%s", msg,
+        vol ? "; 'volatile' does not make this safe on sm_70 and later, where the lanes of a "
+              "warp are scheduled independently"
+            : "");
+    if (!fd)
+      continue;
+    done[ndone++] = r->second.stmt;
+    wl_note_at(ctx, fd, r->first.expr->loc, "the other access (lane %d)", r->lane_first);
+    fix_statement(ctx, sm, fd, r);
+    if (r->call && r->call->loc.file)
+      wl_note_at(ctx, fd, r->call->loc, "reached through this call in '%s'",
+                 r->root && r->root->name ? r->root->name : "the kernel");
+  }
+  free(done);
+}

@@ -1,0 +1,98 @@
+#!/bin/sh
+# Benchmarks warplint's parallel run: generates a tree of at least N CUDA files
+# (copies of fixtures/ and examples/, each copy a variant with its own macro
+# line) in a temporary directory, runs warplint on it with -j1, -j2 and -jN
+# (N = cores), and prints the best wall time of R runs, the CPU time (user +
+# system) of that run and the peak RSS (/usr/bin/time -v, Debian package
+# `time`); on a shared machine wall times vary with the other load. Checks
+# that the output does not depend on -j and that -j2 is faster than -j1 (on 2+
+# cores); exit 1 if not.
+# Usage: scripts/bench.sh [warplint-binary] [min-files (default 240)] [runs (default 3)]
+set -eu
+cd "$(dirname "$0")/.."
+WL=${1:-build/warplint}
+MIN=${2:-240}
+RUNS=${3:-3}
+[ -x "$WL" ] || { echo "bench: $WL not found; build first (scripts/build.sh)" >&2; exit 2; }
+case "$WL" in /*) ;; *) WL="$PWD/$WL" ;; esac
+NPROC=$(nproc)
+D=$(mktemp -d)
+trap 'rm -rf "$D"' EXIT
+
+# --- the tree ---------------------------------------------------------------------
+SOURCES=$(find fixtures examples \( -name '*.cu' -o -name '*.cuh' -o -name '*.h' \) | sort)
+per_copy=$(printf '%s\n' "$SOURCES" | grep -c '\.cuh\?$')
+copies=$(( (MIN + per_copy - 1) / per_copy ))
+c=0
+while [ "$c" -lt "$copies" ]; do
+  for f in $SOURCES; do
+    mkdir -p "$D/tree/v$c/$(dirname "$f")"
+    { printf '#define WARPLINT_BENCH_VARIANT %d\n' "$c"; cat "$f"; } >"$D/tree/v$c/$f"
+  done
+  c=$((c + 1))
+done
+nfiles=$(find "$D/tree" -name '*.cu' -o -name '*.cuh' | wc -l)
+nlines=$(find "$D/tree" \( -name '*.cu' -o -name '*.cuh' \) -exec cat {} + | wc -l)
+
+# --- the runs -----------------------------------------------------------------------
+# run JOBS -> "wall_s max_rss_kib cpu_s", output in $D/out.JOBS
+have_time=no
+[ -x /usr/bin/time ] && /usr/bin/time -v true >/dev/null 2>&1 && have_time=yes
+run() {
+  if [ "$have_time" = yes ]; then
+    /usr/bin/time -v -o "$D/time" "$WL" -j"$1" --color=never "$D/tree" >"$D/out.$1" 2>/dev/null || true
+    wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$D/time" |
+      awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; printf "%.2f", s }')
+    rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$D/time")
+    cpu=$(sed -n 's/.*\(User\|System\) time (seconds): //p' "$D/time" | awk '{ s += $1 } END { printf "%.2f", s }')
+  else
+    t0=$(date +%s.%N)
+    "$WL" -j"$1" --color=never "$D/tree" >"$D/out.$1" 2>/dev/null || true
+    t1=$(date +%s.%N)
+    wall=$(echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }')
+    rss=0
+    cpu=0
+  fi
+  echo "$wall $rss $cpu"
+}
+
+wall_1=0
+wall_2=0
+jobs_list="1 2"
+[ "$NPROC" -gt 2 ] && jobs_list="$jobs_list $NPROC"
+echo "warplint bench: $nfiles files ($nlines lines, $copies copies of fixtures/ and examples/)"
+echo "binary: $WL ($("$WL" --version)), $NPROC cores, best of $RUNS runs"
+[ "$have_time" = yes ] || echo "(no /usr/bin/time: install Debian package 'time' for peak RSS)"
+run 1 >/dev/null # warm the page cache
+printf '%-6s %10s %10s %14s\n' jobs wall_s cpu_s max_rss_MiB
+for j in $jobs_list; do
+  best=""
+  best_cpu=0
+  peak=0
+  r=0
+  while [ "$r" -lt "$RUNS" ]; do
+    # shellcheck disable=SC2046
+    set -- $(run "$j")
+    if [ -z "$best" ] || echo "$1 $best" | awk '{ exit !($1 < $2) }'; then
+      best=$1
+      best_cpu=$3
+    fi
+    peak=$(echo "$peak $2" | awk '{ print ($2 > $1 ? $2 : $1) }')
+    r=$((r + 1))
+  done
+  eval "wall_$j=$best"
+  printf '%-6s %10s %10s %14s\n' "-j$j" "$best" "$best_cpu" "$(echo "$peak" | awk '{ printf "%.1f", $1 / 1024 }')"
+done
+
+status=0
+for j in $jobs_list; do
+  cmp -s "$D/out.1" "$D/out.$j" || { echo "FAIL: -j$j output differs from -j1"; status=1; }
+done
+[ "$status" -eq 0 ] && echo "output identical for $(echo "$jobs_list" | sed 's/\([0-9][0-9]*\)/-j\1/g'): yes ($(grep -c ': warning:\|: error:\|: note:' "$D/out.1") diagnostics)"
+speedup=$(echo "$wall_1 $wall_2" | awk '{ printf "%.2f", ($2 > 0 ? $1 / $2 : 0) }')
+echo "speedup -j2 over -j1: ${speedup}x"
+if [ "$NPROC" -ge 2 ] && ! echo "$wall_1 $wall_2" | awk '{ exit !($2 < $1) }'; then
+  echo "FAIL: -j2 is not faster than -j1"
+  status=1
+fi
+exit "$status"

@@ -1,0 +1,94 @@
+#!/bin/sh
+# .warplint files through the command line: discovery (nearest upward, no
+# merging), every key, --config/--no-config, precedence of the command line,
+# and errors (exit 2, file:line, other files still analyzed).
+# Usage: config_test.sh <warplint> <source-dir>
+set -u
+WL=$1
+SRC=$2
+. "$SRC/tests/cli/lib.sh"
+
+legacy() { printf '__global__ void k(int *o) { o[0] = __shfl(o[1], 0); }\n' >"$1"; }
+
+R="$T/repo"
+mkdir -p "$R/src/sub" "$R/gen" "$R/inc" "$R/other"
+legacy "$R/src/a.cu"
+legacy "$R/src/sub/b.cu"
+legacy "$R/gen/g.cu"
+legacy "$R/src/k.gen.cu"
+legacy "$R/src/c.cuda"
+legacy "$R/other/o.cu"
+printf '#define HELPER(v) __ballot(v)\n' >"$R/inc/helper.cuh"
+printf '#ifdef LEGACY\n#include "helper.cuh"\n__global__ void k(int *o) { o[0] = HELPER(o[1]); }\n#endif\n' >"$R/src/flags.cu"
+printf '__global__ void k(int *o) {\n#if __CUDA_ARCH__ >= 860\n  o[0] = __any(o[1]);\n#endif\n}\n' >"$R/src/arch.cu"
+
+# no config: every .cu file
+expect_exit 1 -- "$WL" "$R"
+contains "$T/out" "gen/g.cu" "no config: gen/ analyzed"
+lacks "$T/out" "c.cuda" "no config: .cuda not searched"
+
+cat >"$R/.warplint" <<'EOF'
+# repository settings
+exclude = gen/**, *.gen.cu
+extensions = [cu, cuda]
+clang-args = -DLEGACY -Iinc
+cuda-arch = sm_86
+
+[rules]
+legacy-intrinsic = error
+EOF
+expect_exit 1 -- "$WL" "$R"
+lacks "$T/out" "gen/g.cu" "exclude: gen/**"
+lacks "$T/out" "k.gen.cu" "exclude: *.gen.cu at any depth"
+contains "$T/out" "src/c.cuda:1:.* error:" "extensions and severity"
+contains "$T/out" "src/flags.cu:3:.*__ballot" "clang-args: -D and -I relative to the config"
+contains "$T/out" "src/arch.cu:3:.*__any" "cuda-arch"
+# excluded files named explicitly (as pre-commit does) are skipped too
+expect_exit 0 -- "$WL" --verbose "$R/gen/g.cu"
+contains "$T/err" "g.cu: excluded by" "--verbose says what was excluded"
+# --fail-on against the configured severity
+expect_exit 1 -- "$WL" --fail-on=error "$R/src/a.cu"
+
+# the nearest config wins, without merging: sub/ turns the rule off
+printf '[rules]\nlegacy-intrinsic = off\n' >"$R/src/sub/.warplint"
+expect_exit 1 -- "$WL" "$R/src"
+lacks "$T/out" "sub/b.cu" "nearest config"
+contains "$T/out" "src/a.cu" "parent config still applies to its files"
+# the command line wins over the config
+expect_exit 1 -- "$WL" --enable legacy-intrinsic "$R/src/sub/b.cu"
+# severity from a config: note, then --fail-on=warning passes
+printf '[rules]\nlegacy-intrinsic = note\n' >"$R/src/sub/.warplint"
+expect_exit 0 -- "$WL" --fail-on=warning "$R/src/sub/b.cu"
+contains "$T/out" "note: legacy warp" "configured severity"
+expect_exit 1 -- "$WL" "$R/src/sub/b.cu"
+
+# --config FILE for every file; --no-config
+printf 'exclude = repo/src/**\n' >"$T/only.warplint"
+expect_exit 1 -- "$WL" --config "$T/only.warplint" "$R/src/a.cu" "$R/other"
+lacks "$T/out" "src/a.cu" "--config: its globs are relative to its directory, not found upward"
+contains "$T/out" "other/o.cu" "--config: other files analyzed"
+expect_exit 1 -- "$WL" --no-config "$R/gen"
+contains "$T/out" "gen/g.cu" "--no-config"
+expect_exit 2 -- "$WL" --config "$T/only.warplint" --no-config "$R"
+
+# errors: file and line, exit 2, files under other configs still analyzed
+printf 'exclude = gen/**\ncolour = blue\n' >"$R/src/sub/.warplint"
+expect_exit 2 -- "$WL" "$R/src" "$R/other"
+contains "$T/err" "src/sub/.warplint:2: unknown key 'colour'" "unknown key with file:line"
+count_is "$T/err" "unknown key" 1 "a broken config is reported once"
+contains "$T/out" "other/o.cu" "other files still analyzed"
+contains "$T/out" "src/a.cu" "files of other configs still analyzed"
+lacks "$T/out" "sub/b.cu" "files of the broken config are not analyzed"
+printf '[rules]\nlegacy-intrinsic = loud\n' >"$R/src/sub/.warplint"
+expect_exit 2 -- "$WL" "$R/src/sub/b.cu"
+contains "$T/err" ".warplint:2: legacy-intrinsic: 'loud' is not one of off, on, note, warning, error" "bad value"
+expect_exit 2 -- "$WL" --format=sarif "$R/src/sub/b.cu"
+contains "$T/out" "unknown\|loud" "SARIF reports the config error"
+expect_exit 2 -- "$WL" --config "$T/missing.warplint" "$R/other"
+contains "$T/err" "missing.warplint: cannot read" "--config missing"
+printf '[rules]\nno-such-rule = off\n' >"$T/bad.warplint"
+expect_exit 2 -- "$WL" --config "$T/bad.warplint" "$R/other"
+contains "$T/err" "bad.warplint:2: unknown rule 'no-such-rule'" "--config: unknown rule"
+lacks "$T/out" "o.cu" "--config broken: nothing analyzed"
+
+finish "config tests"

@@ -1,0 +1,90 @@
+#!/bin/sh
+# --fix, --diff, --export-fixes: edits written atomically with permissions
+# kept, a second --fix changes nothing, no fixable finding is left, --diff
+# changes nothing and applies with patch, the example tree builds for sm_90
+# after --fix (when nvcc is present), nothing is written on errors.
+# Usage: fix_test.sh <warplint> <source-dir>
+WL=$1
+SRC=$2
+. "$SRC/tests/cli/lib.sh"
+cd "$SRC" || exit 1
+
+mkdir -p "$T/w"
+cp fixtures/legacy-intrinsic/fix_hoisted.cu fixtures/legacy-intrinsic/fix_whole_warp.cu \
+  fixtures/legacy-intrinsic/fix_not_automatic.cu fixtures/missing-syncwarp/listing7_tree_reduction.cu "$T/w/"
+chmod 0640 "$T/w/fix_hoisted.cu"
+cp -r "$T/w" "$T/orig"
+
+# --diff: prints the change, exits 1, touches nothing; the diff applies with patch
+expect_exit 1 -- "$WL" --diff "$T/w"
+contains "$T/out" "^--- a/.*fix_hoisted.cu" "--diff prints a unified diff"
+contains "$T/out" "^+  unsigned warp_mask = __ballot_sync(0xffffffff, threadIdx.x < NUM_ELEMENTS);" "--diff shows the hoisted mask"
+contains "$T/err" "fixable in" "--diff summary on stderr"
+if diff -r "$T/w" "$T/orig" >/dev/null; then ok; else fail "--diff changed files"; fi
+(cd "$T/w" && "$WL" --diff . >"$T/diff.patch" 2>/dev/null)
+if command -v patch >/dev/null 2>&1; then
+  cp -r "$T/orig" "$T/patched"
+  (cd "$T/patched" && patch -s -p1 <"$T/diff.patch") || fail "the --diff output does not apply with patch -p1"
+fi
+
+# --export-fixes: clang-tidy YAML, and the findings are still reported
+expect_exit 1 -- "$WL" --export-fixes "$T/fixes.yaml" "$T/w/fix_hoisted.cu"
+contains "$T/fixes.yaml" "^Diagnostics:" "YAML has Diagnostics"
+contains "$T/fixes.yaml" "ReplacementText: \"__shfl_down_sync\"" "YAML has the replacement"
+contains "$T/out" "legacy-intrinsic" "findings still reported with --export-fixes"
+if diff -r "$T/w" "$T/orig" >/dev/null; then ok; else fail "--export-fixes changed files"; fi
+
+# --fix: goldens, permissions, what is left
+expect_exit 1 -- "$WL" --fix "$T/w"
+contains "$T/err" "warplint: fixed [1-9][0-9]* findings in 3 files" "--fix summary"
+same "$T/w/fix_hoisted.cu" fixtures/legacy-intrinsic/fix_hoisted.cu.fixed "--fix output is the golden"
+same "$T/w/listing7_tree_reduction.cu" fixtures/missing-syncwarp/listing7_tree_reduction.cu.fixed "--fix rewrites Listing 7 as Listing 8"
+same "$T/w/fix_not_automatic.cu" "$T/orig/fix_not_automatic.cu" "unfixable file untouched"
+mode=$(stat -c %a "$T/w/fix_hoisted.cu")
+[ "$mode" = 640 ] && ok || fail "permissions not kept: $mode"
+ls "$T/w" | grep -q warplint- && fail "temporary files left behind" || ok
+contains "$T/out" "fix_not_automatic.cu" "unfixed findings still reported"
+lacks "$T/out" "fix_hoisted.cu" "fixed findings not reported"
+# the diff printed before equals what --fix did
+if [ -d "$T/patched" ]; then
+  for f in fix_hoisted.cu fix_whole_warp.cu listing7_tree_reduction.cu; do
+    same "$T/patched/$f" "$T/w/$f" "--diff applied with patch equals --fix ($f)"
+  done
+fi
+
+# a second --fix changes nothing; nothing fixable is left
+cp -r "$T/w" "$T/after1"
+expect_exit 1 -- "$WL" --fix "$T/w"
+contains "$T/err" "fixed 0 findings in 0 files" "second --fix fixes nothing"
+if diff -r "$T/w" "$T/after1" >/dev/null; then ok; else fail "second --fix changed files"; fi
+"$WL" --format=json "$T/w" >"$T/left.json" 2>/dev/null
+lacks "$T/left.json" '"replacement"' "no fixable finding left after --fix"
+
+# the example tree: after --fix it builds for sm_90 and nothing fixable is left
+cp -r examples "$T/ex"
+expect_exit 1 -- "$WL" --fix "$T/ex"
+"$WL" --format=json "$T/ex" >"$T/ex.json" 2>/dev/null
+lacks "$T/ex.json" '"replacement"' "examples: no fixable finding left"
+lacks "$T/ex.json" '"rule": "legacy-intrinsic"' "examples: no legacy intrinsic left"
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+if [ -x "$NVCC" ]; then
+  for f in $(find "$T/ex" -name '*.cu'); do
+    if "$NVCC" -arch=sm_90 -std=c++17 -c -o "$T/ex.o" "$f" >"$T/nvcc.log" 2>&1; then ok; else
+      fail "examples after --fix: $f does not build for sm_90"; head -5 "$T/nvcc.log"; fi
+  done
+else
+  echo "note: nvcc not found; the sm_90 build of the fixed examples is not checked"
+fi
+
+# errors: a read-only directory cannot take the temporary file; the file is untouched
+if [ "$(id -u)" -ne 0 ]; then
+  mkdir "$T/ro"; cp "$T/orig/fix_hoisted.cu" "$T/ro/"; chmod 0555 "$T/ro"
+  expect_exit 2 -- "$WL" --fix "$T/ro/fix_hoisted.cu"
+  same "$T/ro/fix_hoisted.cu" "$T/orig/fix_hoisted.cu" "file untouched when it cannot be written"
+  chmod 0755 "$T/ro"
+fi
+expect_exit 2 -- "$WL" --fix --diff "$T/w"
+expect_exit 2 -- "$WL" --export-fixes "$T/nodir/x.yaml" "$T/orig/fix_hoisted.cu"
+contains "$T/err" "export-fixes" "unwritable --export-fixes named"
+
+finish fix_test

@@ -1,0 +1,681 @@
+/* test_shared.c - unit tests of lane forms and the feasibility check
+ * (analyzer/affine.c) and of the shared-memory access analysis
+ * (analyzer/shared.c) on CUDA snippets parsed in memory. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "affine.h"
+#include "parse.h"
+#include "shared.h"
+
+Suite *wl_suite_shared(void);
+
+/* ---- lane forms ---------------------------------------------------------- */
+
+typedef struct forms {
+  wl_arena ar;
+  wl_lctx lc;
+  unsigned w; /* the warp's index in the block */
+} forms;
+
+static void forms_init(forms *f) {
+  wl_arena_init(&f->ar);
+  wl_lctx_init(&f->lc, &f->ar);
+  f->w = wl_sym_named(&f->lc, NULL, "W", 0, 31);
+}
+
+static void forms_free(forms *f) {
+  wl_lctx_free(&f->lc);
+  wl_arena_free(&f->ar);
+}
+
+/* threadIdx.x == 32 * W + lane */
+static const wl_lform *tid_x(forms *f) {
+  return wl_lf_add(&f->lc, wl_lf_lane(&f->lc), wl_lf_sym(&f->lc, f->w, 32));
+}
+
+static const wl_lform *k(forms *f, long long v) { return wl_lf_const(&f->lc, v); }
+
+START_TEST(test_form_lane_of_thread_index) {
+  forms f;
+  forms_init(&f);
+  const wl_lform *t = tid_x(&f);
+  ck_assert(!wl_lf_concrete(t));
+  /* % 32, & 31 and >> 5 / 32 drop or keep the warp's part exactly */
+  const wl_lform *lane = wl_lf_op(&f.lc, WL_LOP_REM, t, k(&f, 32));
+  ck_assert(wl_lf_equal(lane, wl_lf_lane(&f.lc)));
+  ck_assert(wl_lf_equal(wl_lf_op(&f.lc, WL_LOP_AND, t, k(&f, 31)), wl_lf_lane(&f.lc)));
+  const wl_lform *warp = wl_lf_op(&f.lc, WL_LOP_DIV, t, k(&f, 32));
+  ck_assert(wl_lf_equal(warp, wl_lf_sym(&f.lc, f.w, 1)));
+  ck_assert(wl_lf_equal(wl_lf_op(&f.lc, WL_LOP_SHR, t, k(&f, 5)), warp));
+  /* Listing 6: x2 = tid / 4 keeps 8*W, y2 = tid % 4 is concrete */
+  const wl_lform *x2 = wl_lf_op(&f.lc, WL_LOP_DIV, t, k(&f, 4));
+  const wl_lform *y2 = wl_lf_op(&f.lc, WL_LOP_REM, t, k(&f, 4));
+  ck_assert(wl_lf_concrete(y2));
+  long long v;
+  ck_assert(wl_lf_at(y2, 7, &v) && v == 3);
+  ck_assert(!wl_lf_concrete(x2));
+  ck_assert(wl_lf_at(wl_lf_sub(&f.lc, x2, wl_lf_sym(&f.lc, f.w, 8)), 13, &v) && v == 3);
+  /* (lane + 31) & 31 is the previous lane, around the warp */
+  const wl_lform *prev =
+      wl_lf_op(&f.lc, WL_LOP_AND, wl_lf_add(&f.lc, wl_lf_lane(&f.lc), k(&f, 31)), k(&f, 31));
+  ck_assert(wl_lf_at(prev, 0, &v) && v == 31);
+  ck_assert(wl_lf_at(prev, 5, &v) && v == 4);
+  /* (threadIdx.x ^ 1) keeps the warp's part: 32 * W + (lane ^ 1) */
+  const wl_lform *x1 = wl_lf_op(&f.lc, WL_LOP_XOR, t, k(&f, 1));
+  ck_assert(wl_lf_at(wl_lf_sub(&f.lc, x1, wl_lf_sym(&f.lc, f.w, 32)), 6, &v) && v == 7);
+  /* a lane-dependent value times an unknown has no exact % */
+  unsigned s = wl_sym_fresh(&f.lc, "s", 1, WL_INF);
+  const wl_lform *ls = wl_lf_mul(&f.lc, wl_lf_lane(&f.lc), wl_lf_sym(&f.lc, s, 1));
+  ck_assert_ptr_nonnull(ls);
+  ck_assert_ptr_null(wl_lf_op(&f.lc, WL_LOP_REM, ls, k(&f, 32)));
+  /* uniform operands give an opaque symbol, the same one each time */
+  const wl_lform *o1 = wl_lf_op(&f.lc, WL_LOP_SHR, wl_lf_sym(&f.lc, s, 1), k(&f, 1));
+  const wl_lform *o2 = wl_lf_op(&f.lc, WL_LOP_SHR, wl_lf_sym(&f.lc, s, 1), k(&f, 1));
+  ck_assert(wl_lf_uniform(o1) && !wl_lf_concrete(o1) && wl_lf_equal(o1, o2));
+  forms_free(&f);
+}
+END_TEST
+
+static wl_lcons cons(const wl_lform *f, unsigned lane, wl_cop op) {
+  wl_lcons c;
+  wl_lin_at(f, lane, &c.lin);
+  c.op = op;
+  return c;
+}
+
+START_TEST(test_feasibility) {
+  forms f;
+  forms_init(&f);
+  /* the block tree step: lanes below s write tid, read tid + s; s > 32 */
+  unsigned s = wl_sym_fresh(&f.lc, "s", 0, 512);
+  const wl_lform *sf = wl_lf_sym(&f.lc, s, 1);
+  const wl_lform *t = tid_x(&f);
+  wl_lcons v[4];
+  v[0] = cons(wl_lf_sub(&f.lc, k(&f, 33), sf), 0, WL_C_LE); /* 33 - s <= 0 */
+  /* lane 3 reads tid + s == lane 7's tid */
+  wl_lin a, b;
+  wl_lin_at(wl_lf_add(&f.lc, t, sf), 3, &a);
+  wl_lin_at(t, 7, &b);
+  wl_lin_sub(&a, &b, &v[1].lin);
+  v[1].op = WL_C_EQ;
+  ck_assert(!wl_lcons_feasible(&f.lc, v, 2)); /* s == 4 contradicts s >= 33 */
+  /* with s > 0 only, the pair meets (s == 4)... */
+  v[0] = cons(wl_lf_sub(&f.lc, k(&f, 1), sf), 0, WL_C_LE);
+  ck_assert(wl_lcons_feasible(&f.lc, v, 2));
+  /* ...unless both lanes are below s: lane 7 < s and s == 4 cannot hold */
+  v[2] = cons(wl_lf_add(&f.lc, wl_lf_sub(&f.lc, t, sf), k(&f, 1)), 7, WL_C_LE);
+  ck_assert(!wl_lcons_feasible(&f.lc, v, 3));
+  /* gcd: 32 * (p - q) == 5 has no integer solution */
+  unsigned p = wl_sym_fresh(&f.lc, "p", 0, WL_INF), q = wl_sym_fresh(&f.lc, "q", 0, WL_INF);
+  const wl_lform *d =
+      wl_lf_scale(&f.lc, wl_lf_sub(&f.lc, wl_lf_sym(&f.lc, p, 1), wl_lf_sym(&f.lc, q, 1)), 32);
+  v[0] = cons(wl_lf_sub(&f.lc, d, k(&f, 5)), 0, WL_C_EQ);
+  ck_assert(!wl_lcons_feasible(&f.lc, v, 1));
+  v[0] = cons(wl_lf_sub(&f.lc, d, k(&f, 64)), 0, WL_C_EQ);
+  ck_assert(wl_lcons_feasible(&f.lc, v, 1));
+  /* threadIdx.x == 0 holds in lane 0 only (W >= 0) */
+  v[0] = cons(t, 0, WL_C_EQ);
+  ck_assert(wl_lcons_feasible(&f.lc, v, 1));
+  v[0] = cons(t, 9, WL_C_EQ);
+  ck_assert(!wl_lcons_feasible(&f.lc, v, 1));
+  /* small finite domains are decided exactly: 3 * W == 31 + 2 * W and W != 31 */
+  v[0] = cons(wl_lf_sub(&f.lc, wl_lf_sym(&f.lc, f.w, 1), k(&f, 31)), 0, WL_C_EQ);
+  v[1] = cons(wl_lf_sub(&f.lc, wl_lf_sym(&f.lc, f.w, 1), k(&f, 31)), 0, WL_C_NE);
+  ck_assert(!wl_lcons_feasible(&f.lc, v, 2));
+  forms_free(&f);
+}
+END_TEST
+
+/* ---- the analysis on parsed snippets ------------------------------------- */
+
+typedef struct fixture {
+  wl_tu *tu;
+  wl_smem *sm;
+} fixture;
+
+static fixture analyze(const char *src) {
+  wl_parser *p = wl_parser_new();
+  wl_parse_opts o;
+  memset(&o, 0, sizeof o);
+  o.arch = 75;
+  fixture fx = {NULL, NULL};
+  wl_buf err;
+  wl_buf_init(&err);
+  wl_parse_status st = wl_parse(p, "t.cu", src, &o, &fx.tu, &err);
+  ck_assert_msg(st == WL_PARSE_OK, "parse failed: %s", wl_buf_str(&err));
+  for (unsigned i = 0; i < fx.tu->ndiags; i++)
+    ck_abort_msg("t.cu:%u: %s", fx.tu->diags[i].loc.line, fx.tu->diags[i].message);
+  wl_buf_free(&err);
+  wl_parser_free(p);
+  fx.sm = wl_smem_build(fx.tu);
+  return fx;
+}
+
+static void done(fixture *fx) {
+  wl_smem_free(fx->sm);
+  wl_tu_free(fx->tu);
+}
+
+/* The race reported on `line` (the access that reads or clobbers), or NULL. */
+static const wl_smem_race *race_on(const fixture *fx, unsigned line) {
+  for (size_t i = 0; i < wl_smem_nraces(fx->sm); i++) {
+    const wl_smem_race *r = wl_smem_race_at(fx->sm, i);
+    if (r->second.expr->loc.line == line)
+      return r;
+  }
+  return NULL;
+}
+
+static unsigned nraces(const fixture *fx) { return (unsigned)wl_smem_nraces(fx->sm); }
+
+/* Lines that have a race, as "3,5" (for messages). */
+static const char *race_lines(const fixture *fx, char *buf, size_t n) {
+  buf[0] = 0;
+  for (size_t i = 0; i < wl_smem_nraces(fx->sm); i++) {
+    size_t len = strlen(buf);
+    snprintf(buf + len, n - len, "%s%u<-%u", len ? "," : "",
+             wl_smem_race_at(fx->sm, i)->second.expr->loc.line,
+             wl_smem_race_at(fx->sm, i)->first.expr->loc.line);
+  }
+  return buf;
+}
+
+#define ASSERT_RACES(fx, ...)                                                                      \
+  do {                                                                                             \
+    const unsigned want_[] = {__VA_ARGS__};                                                        \
+    char b_[512];                                                                                  \
+    for (size_t i_ = 0; i_ < sizeof want_ / sizeof want_[0]; i_++)                                 \
+      ck_assert_msg(!want_[i_] || race_on(&(fx), want_[i_]), "no race on line %u (races: %s)",     \
+                    want_[i_], race_lines(&(fx), b_, sizeof b_));                                  \
+  } while (0)
+
+/* Number of distinct shared accesses found on a line. */
+static unsigned accesses_on(const fixture *fx, unsigned line, bool write) {
+  unsigned n = 0;
+  for (size_t i = 0; i < wl_smem_naccesses(fx->sm); i++) {
+    const wl_smem_access *a = wl_smem_access_at(fx->sm, i);
+    n += a->expr->loc.line == line && a->write == write;
+  }
+  return n;
+}
+
+START_TEST(test_storage_through_pointers) {
+  fixture fx = analyze("__global__ void k(float *g, float x) {\n" /* 1 */
+                       "  __shared__ float smem[64];\n"           /* 2 */
+                       "  int lane = threadIdx.x & 31;\n"         /* 3 */
+                       "  float *p = smem + 32;\n"                /* 4 */
+                       "  p[lane] = x;\n"                         /* 5 */
+                       "  g[lane] = smem[lane + 32];\n"           /* 6: own element */
+                       "  g[lane] = smem[lane + 33];\n"           /* 7: the next lane's */
+                       "  g[lane] = g[lane ^ 1];\n"               /* 8: global memory */
+                       "}\n");
+  ck_assert_uint_eq(accesses_on(&fx, 5, true), 1);
+  ck_assert_uint_eq(accesses_on(&fx, 6, false), 1);
+  ck_assert_uint_eq(accesses_on(&fx, 8, false), 0); /* g is not shared */
+  ck_assert_uint_eq(accesses_on(&fx, 8, true), 0);
+  ck_assert_ptr_null(race_on(&fx, 6));
+  const wl_smem_race *r = race_on(&fx, 7);
+  ck_assert_ptr_nonnull(r);
+  ck_assert(!r->second.write && r->first.write);
+  ck_assert_uint_eq(r->first.expr->loc.line, 5);
+  ck_assert_int_eq(r->lane_first, r->lane_second + 1); /* lane l reads what lane l + 1 wrote */
+  ck_assert(r->element_known);
+  ck_assert_int_eq(r->element, 33 + r->lane_second);
+  ck_assert_str_eq(r->first.storage->name, "smem");
+  ck_assert_uint_eq(nraces(&fx), 1);
+  done(&fx);
+}
+END_TEST
+
+START_TEST(test_storage_through_references_and_calls) {
+  fixture fx = analyze("__device__ void put(float *q, int i, float v) { q[i] = v; }\n" /* 1 */
+                       "__device__ float get(const float &r) { return r; }\n"          /* 2 */
+                       "__global__ void k(float *g, float x) {\n"                      /* 3 */
+                       "  __shared__ float s[32];\n"                                   /* 4 */
+                       "  int lane = threadIdx.x % 32;\n"                              /* 5 */
+                       "  float &mine = s[lane];\n"                                    /* 6 */
+                       "  mine = x;\n"                                                 /* 7 */
+                       "  __syncwarp();\n"                                             /* 8 */
+                       "  g[lane] = get(s[lane ^ 1]);\n"                               /* 9 */
+                       "  __syncwarp();\n"                                             /* 10 */
+                       "  put(s, lane, x);\n"                                          /* 11 */
+                       "  g[lane] = get(s[(lane + 1) % 32]);\n"                        /* 12 */
+                       "}\n");
+  /* the accesses in put() and get() are shared because of the calls */
+  ck_assert_uint_eq(accesses_on(&fx, 1, true), 1);
+  ck_assert_uint_eq(accesses_on(&fx, 2, false), 1);
+  ck_assert_uint_eq(accesses_on(&fx, 7, true), 1);
+  ck_assert_ptr_null(race_on(&fx, 9)); /* __syncwarp() after the write through the reference */
+  const wl_smem_race *r = race_on(&fx, 2);
+  ck_assert_ptr_nonnull(r);
+  ck_assert_uint_eq(r->first.expr->loc.line, 1); /* written in put(), read in get() */
+  ck_assert_ptr_nonnull(r->call);
+  ck_assert_uint_eq(r->call->loc.line, 12);
+  ck_assert_str_eq(r->root->name, "k");
+  ck_assert_str_eq(r->second.func->name, "get");
+  ck_assert_uint_eq(nraces(&fx), 1);
+  done(&fx);
+}
+END_TEST
+
+START_TEST(test_warp_reduce_interprocedural) {
+  fixture fx = analyze("__device__ void warpReduce(volatile float *sdata, unsigned tid) {\n" /* 1 */
+                       "  sdata[tid] += sdata[tid + 32];\n"                                  /* 2 */
+                       "  sdata[tid] += sdata[tid + 16];\n"                                  /* 3 */
+                       "  sdata[tid] += sdata[tid + 8];\n"                                   /* 4 */
+                       "}\n"                                                                 /* 5 */
+                       "__global__ void reduce(const float *in, float *out) {\n"             /* 6 */
+                       "  extern __shared__ float sdata[];\n"                                /* 7 */
+                       "  unsigned tid = threadIdx.x;\n"                                     /* 8 */
+                       "  sdata[tid] = in[blockIdx.x * blockDim.x + tid];\n"                 /* 9 */
+                       "  __syncthreads();\n"                                     /* 10 */
+                       "  for (unsigned s = blockDim.x / 2; s > 32; s >>= 1) {\n" /* 11 */
+                       "    if (tid < s) sdata[tid] += sdata[tid + s];\n"         /* 12 */
+                       "    __syncthreads();\n"                                   /* 13 */
+                       "  }\n"                                                    /* 14 */
+                       "  if (tid < 32) warpReduce(sdata, tid);\n"                /* 15 */
+                       "  if (tid == 0) out[blockIdx.x] = sdata[0];\n"            /* 16 */
+                       "}\n"
+                       "__device__ void unused(volatile float *p, unsigned t) {\n"
+                       "  p[t] += p[t + 1];\n" /* not known to be shared */
+                       "}\n");
+  ck_assert_ptr_null(race_on(&fx, 12)); /* the block tree: lanes below s never meet */
+  ck_assert_ptr_null(race_on(&fx, 2));  /* reads [32, 64) while writing [0, 32) */
+  const wl_smem_race *r3 = race_on(&fx, 3), *r4 = race_on(&fx, 4);
+  ck_assert_ptr_nonnull(r3);
+  ck_assert_ptr_nonnull(r4);
+  ck_assert(r3->second.is_volatile);
+  ck_assert_uint_eq(r3->call->loc.line, 15);
+  ck_assert_ptr_null(race_on(&fx, 16)); /* lane 0 only */
+  ck_assert_ptr_null(race_on(&fx, 19));
+  ck_assert_uint_eq(accesses_on(&fx, 19, true), 0);
+  done(&fx);
+}
+END_TEST
+
+START_TEST(test_listing7_and_8) {
+  fixture fx = analyze("__global__ void l7(int *out) {\n"     /* 1 */
+                       "  __shared__ int shmem[64];\n"        /* 2 */
+                       "  unsigned tid = threadIdx.x % 32;\n" /* 3 */
+                       "  shmem[tid] = out[tid]; shmem[tid + 32] = 0;\n"
+                       "  __syncwarp();\n" /* 5 */
+                       "  shmem[tid] += shmem[tid+16]; __syncwarp();\n"
+                       "  shmem[tid] += shmem[tid+8];  __syncwarp();\n"
+                       "  if (tid == 0) out[0] = shmem[0];\n" /* 8 */
+                       "}\n"                                  /* 9 */
+                       "__global__ void l8(int *out) {\n"     /* 10 */
+                       "  __shared__ int shmem[64];\n"        /* 11 */
+                       "  unsigned tid = threadIdx.x % 32;\n" /* 12 */
+                       "  shmem[tid] = out[tid]; shmem[tid + 32] = 0;\n"
+                       "  __syncwarp();\n"                     /* 14 */
+                       "  int v = shmem[tid];\n"               /* 15 */
+                       "  v += shmem[tid+16]; __syncwarp();\n" /* 16 */
+                       "  shmem[tid] = v;     __syncwarp();\n" /* 17 */
+                       "  v += shmem[tid+8];  __syncwarp();\n" /* 18 */
+                       "  shmem[tid] = v;\n"                   /* 19 */
+                       "  if (tid == 0) out[0] = shmem[0];\n"  /* 20 */
+                       "}\n");
+  ASSERT_RACES(fx, 6, 7);
+  const wl_smem_race *r = race_on(&fx, 6);
+  /* the write of shmem[tid] clobbers what another lane reads in the same statement */
+  ck_assert(r->second.write && !r->first.write);
+  ck_assert_ptr_eq(r->first.stmt, r->second.stmt);
+  ck_assert_int_eq(r->lane_second, r->lane_first + 16);
+  ck_assert(!r->loop_carried);
+  /* line 8: lane 0 reads shmem[0] after lane 0's own write, and a barrier */
+  ck_assert_uint_eq(nraces(&fx), 2);
+  done(&fx);
+}
+END_TEST
+
+START_TEST(test_lane_sets) {
+  fixture fx = analyze("__global__ void k(float *g) {\n"          /* 1 */
+                       "  __shared__ float s[64];\n"              /* 2 */
+                       "  unsigned tid = threadIdx.x;\n"          /* 3 */
+                       "  int lane = tid & 31;\n"                 /* 4 */
+                       "  if (tid < 16) s[tid] += s[tid + 16];\n" /* 5: [0,16) vs [16,32) */
+                       "  __syncwarp();\n"                        /* 6 */
+                       "  if (tid < 17) s[tid] += s[tid + 16];\n" /* 7: lane 16 meets lane 0 */
+                       "  __syncwarp();\n"                        /* 8 */
+                       "  if (lane == 0) s[0] = g[0];\n"          /* 9 */
+                       "  if (lane == 0) g[1] = s[0];\n"          /* 10: lane 0 only */
+                       "  if (threadIdx.x == 0) s[1] += 1.0f;\n"  /* 11: one thread */
+                       "  __syncwarp();\n"                        /* 12 */
+                       "  if (lane & 1) s[lane] = 1.0f;\n"        /* 13: odd lanes write */
+                       "  else g[lane] = s[lane + 1];\n"          /* 14: even lanes read */
+                       "  __syncwarp();\n"                        /* 15 */
+                       "  if (lane >= 4) return;\n"               /* 16 */
+                       "  s[lane] = g[lane];\n"                   /* 17: lanes 0..3 */
+                       "  g[lane] = s[lane + 4];\n"               /* 18: reads 4..7 */
+                       "  g[lane] = s[lane + 3];\n"               /* 19: lane 0 reads 3 */
+                       "}\n");
+  ck_assert_ptr_null(race_on(&fx, 5));
+  ck_assert_ptr_null(race_on(&fx, 10));
+  ck_assert_ptr_null(race_on(&fx, 11));
+  ck_assert_ptr_null(race_on(&fx, 18));
+  const wl_smem_race *r7 = race_on(&fx, 7);
+  ck_assert_ptr_nonnull(r7);
+  ck_assert_int_eq(r7->lane_second, 16);
+  ck_assert_int_eq(r7->lane_first, 0);
+  const wl_smem_race *r14 = race_on(&fx, 14);
+  ck_assert_ptr_nonnull(r14);
+  ck_assert(r14->concurrent_branches);
+  ck_assert_int_eq(r14->lane_second % 2, 0);
+  ck_assert_int_eq(r14->lane_first, r14->lane_second + 1);
+  const wl_smem_race *r19 = race_on(&fx, 19);
+  ck_assert_ptr_nonnull(r19);
+  ck_assert_int_lt(r19->lane_first, 4);
+  ck_assert_int_lt(r19->lane_second, 4);
+  ck_assert_uint_eq(nraces(&fx), 3);
+  done(&fx);
+}
+END_TEST
+
+START_TEST(test_barriers_on_every_path) {
+  fixture fx = analyze("#include <cooperative_groups.h>\n"         /* 1 */
+                       "namespace cg = cooperative_groups;\n"      /* 2 */
+                       "__global__ void k(float *g, int flag) {\n" /* 3 */
+                       "  __shared__ float s[32];\n"               /* 4 */
+                       "  int lane = threadIdx.x & 31;\n"          /* 5 */
+                       "  s[lane] = g[lane];\n"                    /* 6 */
+                       "  if (flag) __syncwarp();\n"               /* 7 */
+                       "  g[lane] = s[lane ^ 1];\n"                /* 8: no barrier if !flag */
+                       "  __syncwarp();\n"                         /* 9 */
+                       "  s[lane] = g[lane];\n"                    /* 10 */
+                       "  if (flag) __syncwarp(); else __syncthreads();\n" /* 11 */
+                       "  g[lane] = s[lane ^ 2];\n"                        /* 12: both paths sync */
+                       "  cg::thread_block_tile<32> t =\n"                 /* 13 */
+                       "      cg::tiled_partition<32>(cg::this_thread_block());\n"
+                       "  t.sync();\n"                         /* 15 */
+                       "  s[lane] = g[lane];\n"                /* 16 */
+                       "  t.sync();\n"                         /* 17 */
+                       "  g[lane] = s[(lane + 1) & 31];\n"     /* 18 */
+                       "  cg::sync(t);\n"                      /* 19 */
+                       "  s[lane] = g[lane];\n"                /* 20 */
+                       "  cg::sync(t);\n"                      /* 21 */
+                       "  g[lane] = s[t.thread_rank() ^ 4];\n" /* 22 */
+                       "  s[t.thread_rank()] = 2.0f;\n"        /* 23 */
+                       "}\n");
+  const wl_smem_race *r8 = race_on(&fx, 8);
+  ck_assert_ptr_nonnull(r8);
+  ck_assert_uint_eq(r8->first.expr->loc.line, 6);
+  ck_assert_ptr_null(race_on(&fx, 12));
+  ck_assert_ptr_null(race_on(&fx, 18));
+  /* line 23 writes what line 22 read in lane ^ 4 */
+  const wl_smem_race *r23 = race_on(&fx, 23);
+  ck_assert_ptr_nonnull(r23);
+  ck_assert_uint_eq(r23->first.expr->loc.line, 22);
+  ck_assert_int_eq(r23->lane_first ^ 4, r23->lane_second);
+  ck_assert_uint_eq(nraces(&fx), 2);
+  done(&fx);
+}
+END_TEST
+
+START_TEST(test_loops) {
+  fixture fx = analyze("__global__ void k(float *g, int n) {\n" /* 1 */
+                       "  __shared__ float s[64];\n"            /* 2 */
+                       "  int lane = threadIdx.x & 31;\n"       /* 3 */
+                       "  for (int o = 16; o > 0; o >>= 1) s[lane] += s[lane + o];\n"
+                       "  __syncwarp();\n"                                     /* 5 */
+                       "  float y = 0;\n"                                      /* 6 */
+                       "  for (int i = 0; i < n; i++) {\n"                     /* 7 */
+                       "    y += s[(lane + 1) & 31];\n"                        /* 8 */
+                       "    __syncwarp();\n"                                   /* 9 */
+                       "    s[lane] = y;\n"                                    /* 10 */
+                       "  }\n"                                                 /* 11 */
+                       "  __syncwarp();\n"                                     /* 12 */
+                       "  for (int i = 0; i < n; i++) {\n"                     /* 13 */
+                       "    y += s[32 + ((lane + 1) & 31)];\n"                 /* 14 */
+                       "    __syncwarp();\n"                                   /* 15 */
+                       "    s[32 + lane] = y;\n"                               /* 16 */
+                       "    __syncwarp();\n"                                   /* 17 */
+                       "  }\n"                                                 /* 18 */
+                       "  for (int i = threadIdx.x; i < n; i += blockDim.x)\n" /* 19 */
+                       "    s[i] = s[i] * 2.0f + g[i];\n"                      /* 20 */
+                       "}\n");
+  const wl_smem_race *r4 = race_on(&fx, 4);
+  ck_assert_ptr_nonnull(r4);
+  /* line 8 reads in iteration i + 1 what line 10 wrote in iteration i */
+  const wl_smem_race *r8 = race_on(&fx, 8);
+  ck_assert_ptr_nonnull(r8);
+  ck_assert_uint_eq(r8->first.expr->loc.line, 10);
+  ck_assert(r8->loop_carried);
+  ck_assert_ptr_null(race_on(&fx, 14)); /* a barrier at the end of each iteration */
+  ck_assert_ptr_null(race_on(&fx, 16));
+  ck_assert_ptr_null(race_on(&fx, 20)); /* each lane its own elements, iteration after iteration */
+  ck_assert_uint_eq(nraces(&fx), 2);
+  done(&fx);
+}
+END_TEST
+
+START_TEST(test_ping_pong_buffers) {
+  fixture fx = analyze("__global__ void k(float *g, int n) {\n" /* 1 */
+                       "  __shared__ float buf[2][32];\n"       /* 2 */
+                       "  int lane = threadIdx.x & 31;\n"       /* 3 */
+                       "  int p = 0;\n"                         /* 4 */
+                       "  float v = g[lane];\n"                 /* 5 */
+                       "  for (int i = 0; i < n; i++) {\n"      /* 6 */
+                       "    buf[p][lane] = v;\n"                /* 7 */
+                       "    __syncwarp();\n"                    /* 8 */
+                       "    v += buf[p][lane ^ 1];\n"           /* 9 */
+                       "    p ^= 1;\n"                          /* 10: the other buffer next */
+                       "  }\n"                                  /* 11 */
+                       "  __syncwarp();\n"                      /* 12 */
+                       "  for (int i = 0; i < n; i++) {\n"      /* 13 */
+                       "    buf[0][lane] = v;\n"                /* 14: clobbers line 16's */
+                       "    __syncwarp();\n"                    /* 15 */
+                       "    v += buf[0][lane ^ 1];\n"           /* 16 */
+                       "  }\n"                                  /* 17 */
+                       "  g[lane] = v;\n"                       /* 18 */
+                       "}\n");
+  ck_assert_ptr_null(race_on(&fx, 7));
+  ck_assert_ptr_null(race_on(&fx, 9));
+  const wl_smem_race *r = race_on(&fx, 14);
+  ck_assert_ptr_nonnull(r);
+  ck_assert_uint_eq(r->first.expr->loc.line, 16);
+  ck_assert(r->loop_carried);
+  ck_assert_uint_eq(nraces(&fx), 1);
+  done(&fx);
+}
+END_TEST
+
+START_TEST(test_block_level_tree) {
+  fixture fx = analyze("__global__ void k(float *g) {\n"                           /* 1 */
+                       "  extern __shared__ float sd[];\n"                         /* 2 */
+                       "  unsigned tid = threadIdx.x;\n"                           /* 3 */
+                       "  sd[tid] = g[tid];\n"                                     /* 4 */
+                       "  __syncthreads();\n"                                      /* 5 */
+                       "  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {\n"   /* 6 */
+                       "    if (tid < s) sd[tid] += sd[tid + s];\n"                /* 7 */
+                       "    __syncthreads();\n"                                    /* 8 */
+                       "  }\n"                                                     /* 9 */
+                       "  for (unsigned s = 1; s < blockDim.x; s *= 2) {\n"        /* 10 */
+                       "    unsigned index = 2 * s * tid;\n"                       /* 11 */
+                       "    if (index < blockDim.x) sd[index] += sd[index + s];\n" /* 12 */
+                       "    __syncthreads();\n"                                    /* 13 */
+                       "  }\n"                                                     /* 14 */
+                       "  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {\n"   /* 15 */
+                       "    sd[tid] += sd[tid + s];\n" /* 16: no guard */
+                       "    __syncthreads();\n"        /* 17 */
+                       "  }\n"                         /* 18 */
+                       "}\n");
+  ck_assert_ptr_null(race_on(&fx, 7));
+  ck_assert_ptr_null(race_on(&fx, 12));
+  ck_assert_ptr_nonnull(race_on(&fx, 16)); /* s < 32 lets lane l + s read while lane l writes */
+  ck_assert_uint_eq(nraces(&fx), 1);
+  done(&fx);
+}
+END_TEST
+
+START_TEST(test_transposed_2d) {
+  fixture fx = analyze("__global__ void k(float *g, float val) {\n" /* 1 */
+                       "  __shared__ float smem[4][8];\n"           /* 2 */
+                       "  int x1 = threadIdx.x % 8;\n"              /* 3 */
+                       "  int y1 = threadIdx.x / 8;\n"              /* 4 */
+                       "  int x2 = threadIdx.x / 4;\n"              /* 5 */
+                       "  int y2 = threadIdx.x % 4;\n"              /* 6 */
+                       "  smem[y1][x1] = val;\n"                    /* 7 */
+                       "  val = smem[y2][x2];\n"                    /* 8 */
+                       "  __syncwarp();\n"                          /* 9 */
+                       "  smem[y1][x1] = val;\n"                    /* 10 */
+                       "  __syncwarp();\n"                          /* 11 */
+                       "  val = smem[y2][x2];\n"                    /* 12 */
+                       "  g[threadIdx.x] = val;\n"                  /* 13 */
+                       "}\n");
+  const wl_smem_race *r = race_on(&fx, 8);
+  ck_assert_ptr_nonnull(r);
+  ck_assert_uint_eq(r->first.expr->loc.line, 7);
+  /* lane l2 reads [l2 % 4][l2 / 4], i.e. element 8 * (l2 % 4) + l2 / 4, written by that lane */
+  int l2 = r->lane_second;
+  ck_assert_int_eq(r->lane_first, 8 * (l2 % 4) + l2 / 4);
+  ck_assert_ptr_null(race_on(&fx, 10)); /* writes what line 8 read: a barrier between */
+  ck_assert_ptr_null(race_on(&fx, 12));
+  ck_assert_uint_eq(nraces(&fx), 1);
+  done(&fx);
+}
+END_TEST
+
+START_TEST(test_same_element_writes_and_unknown_indexes) {
+  fixture fx = analyze("__global__ void k(int *g) {\n" /* 1 */
+                       "  __shared__ int s[32];\n"     /* 2 */
+                       "  __shared__ int flag;\n"      /* 3 */
+                       "  int warp = threadIdx.x / 32, lane = threadIdx.x % 32;\n"
+                       "  flag = 0;\n"            /* 5: same value */
+                       "  s[warp] = 1;\n"         /* 6: same value */
+                       "  __syncwarp();\n"        /* 7 */
+                       "  s[warp] = lane;\n"      /* 8: different values */
+                       "  __syncwarp();\n"        /* 9 */
+                       "  s[g[lane]] = lane;\n"   /* 10: unknown index */
+                       "  g[lane] = s[lane];\n"   /* 11 */
+                       "  __syncwarp();\n"        /* 12 */
+                       "  s[lane] *= 2;\n"        /* 13: own element */
+                       "  atomicAdd(&s[0], 1);\n" /* 14: atomic */
+                       "}\n");
+  ck_assert_ptr_null(race_on(&fx, 5));
+  ck_assert_ptr_null(race_on(&fx, 6));
+  const wl_smem_race *r = race_on(&fx, 8);
+  ck_assert_ptr_nonnull(r);
+  ck_assert(r->first.write && r->second.write);
+  ck_assert_ptr_eq(r->first.expr, r->second.expr);
+  ck_assert_ptr_null(race_on(&fx, 11));
+  ck_assert_ptr_null(race_on(&fx, 13));
+  ck_assert_uint_eq(accesses_on(&fx, 10, true), 1);
+  for (size_t i = 0; i < wl_smem_naccesses(fx.sm); i++) {
+    const wl_smem_access *a = wl_smem_access_at(fx.sm, i);
+    if (a->expr->loc.line == 10)
+      ck_assert(!a->index_known);
+    if (a->expr->loc.line == 13)
+      ck_assert(a->index_known);
+  }
+  ck_assert_uint_eq(nraces(&fx), 1);
+  done(&fx);
+}
+END_TEST
+
+START_TEST(test_shared_memory_template_idiom) {
+  fixture fx =
+      analyze("template <class T> struct SharedMemory {\n"                      /* 1 */
+              "  __device__ operator T *() {\n"                                 /* 2 */
+              "    extern __shared__ int __smem[];\n"                           /* 3 */
+              "    return (T *)__smem;\n"                                       /* 4 */
+              "  }\n"                                                           /* 5 */
+              "};\n"                                                            /* 6 */
+              "template <class T, unsigned blockSize>\n"                        /* 7 */
+              "__global__ void reduce5(T *g_idata, T *g_odata, unsigned n) {\n" /* 8 */
+              "  T *sdata = SharedMemory<T>();\n"                               /* 9 */
+              "  unsigned tid = threadIdx.x;\n"                                 /* 10 */
+              "  T mySum = g_idata[blockIdx.x * blockSize + tid];\n"            /* 11 */
+              "  sdata[tid] = mySum;\n"                                         /* 12 */
+              "  __syncthreads();\n"                                            /* 13 */
+              "  if (blockSize >= 128 && tid < 64) sdata[tid] = mySum = mySum + sdata[tid + 64];\n"
+              "  __syncthreads();\n"                                                   /* 15 */
+              "  if (tid < 32) {\n"                                                    /* 16 */
+              "    volatile T *smem = sdata;\n"                                        /* 17 */
+              "    if (blockSize >= 64) smem[tid] = mySum = mySum + smem[tid + 32];\n" /* 18 */
+              "    if (blockSize >= 32) smem[tid] = mySum = mySum + smem[tid + 16];\n" /* 19 */
+              "  }\n"                                                                  /* 20 */
+              "  if (tid == 0) g_odata[blockIdx.x] = sdata[0];\n"                      /* 21 */
+              "}\n");
+  ck_assert_ptr_null(race_on(&fx, 14));
+  ck_assert_ptr_null(race_on(&fx, 18));
+  ck_assert_ptr_nonnull(race_on(&fx, 19));
+  ck_assert_uint_eq(accesses_on(&fx, 12, true), 1);
+  /* line 19 reads what line 18 wrote, and writes what line 19 reads: two pairs */
+  ck_assert_uint_eq(nraces(&fx), 2);
+  done(&fx);
+}
+END_TEST
+
+START_TEST(test_more_storage_shapes) {
+  fixture fx = analyze(
+      "template <class T> struct SharedMemory {\n" /* 1 */
+      "  __device__ operator T *() { extern __shared__ int __smem[]; return (T *)__smem; }\n"
+      "};\n"                                                                           /* 3 */
+      "struct Pt { float x, y; };\n"                                                   /* 4 */
+      "__device__ void my_syncwarp();\n"                                               /* 5 */
+      "__device__ unsigned lane_id() {\n"                                              /* 6 */
+      "  unsigned r; asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(r)); return r;\n" /* 7 */
+      "}\n"                                                                            /* 8 */
+      "__global__ void k(float *g, int n) {\n"                                         /* 9 */
+      "  float *sdata = SharedMemory<float>();\n"                                      /* 10 */
+      "  unsigned lane = lane_id();\n"                                                 /* 11 */
+      "  sdata[lane] = g[lane];\n"                                                     /* 12 */
+      "  g[lane] = sdata[lane ^ 1];\n"                    /* 13: race */
+      "  __shared__ Pt pts[32];\n"                        /* 14 */
+      "  pts[lane].x = g[lane];\n"                        /* 15 */
+      "  g[lane] = pts[lane ^ 1].y + pts[lane].x;\n"      /* 16: clean */
+      "  g[lane] = pts[lane ^ 1].x;\n"                    /* 17: race */
+      "  __shared__ float s[64];\n"                       /* 18 */
+      "  auto put = [&](int i, float v) { s[i] = v; };\n" /* 19 */
+      "  put(lane, g[lane]);\n"                           /* 20 */
+      "  g[lane] = s[lane ^ 2];\n"                        /* 21: race */
+      "  my_syncwarp();\n"                                /* 22 */
+      "  s[lane] = g[lane];\n"                            /* 23 */
+      "  my_syncwarp();\n"                                /* 24 */
+      "  g[lane] = s[lane ^ 4];\n"                        /* 25: clean */
+      "  int *ints = (int *)&s[n];\n"                     /* 26 */
+      "  ints[lane] = 1;\n"                               /* 27 */
+      "  g[lane] = ints[lane ^ 1];\n"                     /* 28: quiet */
+      "}\n");
+  const wl_smem_race *r13 = race_on(&fx, 13), *r17 = race_on(&fx, 17), *r21 = race_on(&fx, 21);
+  ck_assert_ptr_nonnull(r13);
+  ck_assert_int_eq(r13->lane_first, r13->lane_second ^ 1); /* %laneid is the lane */
+  ck_assert_ptr_nonnull(r17);
+  ck_assert_uint_eq(r17->first.expr->loc.line, 15);
+  ck_assert_ptr_nonnull(r21);
+  ck_assert_uint_eq(r21->first.expr->loc.line, 19); /* written in the lambda */
+  ck_assert_ptr_null(race_on(&fx, 16));
+  ck_assert_ptr_null(race_on(&fx, 25));
+  ck_assert_ptr_null(race_on(&fx, 28));
+  ck_assert_uint_eq(accesses_on(&fx, 27, true), 1);
+  ck_assert_uint_eq(nraces(&fx), 3);
+  done(&fx);
+}
+END_TEST
+
+Suite *wl_suite_shared(void) {
+  Suite *s = suite_create("shared");
+  TCase *forms_tc = tcase_create("forms");
+  tcase_add_test(forms_tc, test_form_lane_of_thread_index);
+  tcase_add_test(forms_tc, test_feasibility);
+  suite_add_tcase(s, forms_tc);
+  TCase *tc = tcase_create("analysis");
+  tcase_add_test(tc, test_storage_through_pointers);
+  tcase_add_test(tc, test_storage_through_references_and_calls);
+  tcase_add_test(tc, test_warp_reduce_interprocedural);
+  tcase_add_test(tc, test_listing7_and_8);
+  tcase_add_test(tc, test_lane_sets);
+  tcase_add_test(tc, test_barriers_on_every_path);
+  tcase_add_test(tc, test_loops);
+  tcase_add_test(tc, test_ping_pong_buffers);
+  tcase_add_test(tc, test_block_level_tree);
+  tcase_add_test(tc, test_transposed_2d);
+  tcase_add_test(tc, test_same_element_writes_and_unknown_indexes);
+  tcase_add_test(tc, test_shared_memory_template_idiom);
+  tcase_add_test(tc, test_more_storage_shapes);
+  suite_add_tcase(s, tc);
+  return s;
+}
