@@ -160,6 +160,38 @@ wl_mask_fixer *wl_mask_fixer_of(wl_rule_ctx *ctx) {
   return mf;
 }
 
+/* For a shuffle reached by exactly the lanes of `set`: whether every lane
+ * reads from a lane of the set (or keeps its own value at a segment edge).
+ * A lane outside the mask gives an undefined value, so a mask fix is only
+ * trusted when this holds. Non-constant offsets cannot be checked: false. */
+static bool sources_inside(const wl_expr *call, const wl_collective *co, unsigned set) {
+  unsigned si = co->mask_arg >= 0 ? 2 : 1; /* the legacy forms have no mask argument */
+  const wl_expr *src = call->nargs > si ? call->args[si] : NULL;
+  const wl_expr *wexpr = wl_collective_width(call);
+  long long off, width = 32;
+  if (!src || !wl_consteval(src, &off) || (wexpr && !wl_consteval(wexpr, &width)) || width < 1 ||
+      width > 32)
+    return false;
+  for (unsigned lane = 0; lane < 32; lane++) {
+    if (!(set >> lane & 1u))
+      continue;
+    long long base = lane / width * width, from;
+    if ((strcmp(co->name, "__shfl_sync") == 0 || strcmp(co->name, "__shfl") == 0))
+      from = base + ((off % width) + width) % width;
+    else if ((strcmp(co->name, "__shfl_up_sync") == 0 || strcmp(co->name, "__shfl_up") == 0))
+      from = (long long)lane - off < base ? lane : (long long)lane - off;
+    else if ((strcmp(co->name, "__shfl_down_sync") == 0 || strcmp(co->name, "__shfl_down") == 0))
+      from = (long long)lane + off >= base + width ? lane : (long long)lane + off;
+    else if ((strcmp(co->name, "__shfl_xor_sync") == 0 || strcmp(co->name, "__shfl_xor") == 0))
+      from = (long long)(lane ^ (unsigned)off);
+    else
+      return false;
+    if (from < 0 || from > 31 || !(set >> from & 1u))
+      return false;
+  }
+  return true;
+}
+
 /* ---- the decision --------------------------------------------------------- */
 
 wl_mask_choice wl_choose_mask(wl_mask_fixer *mf, const wl_expr *call, char *mask, size_t masksz,
@@ -221,6 +253,13 @@ wl_mask_choice wl_choose_mask(wl_mask_fixer *mf, const wl_expr *call, char *mask
     *why = "the branch condition is not plain source text of this file";
     return WL_MASK_NONE;
   }
+  const wl_collective *co = wl_collective_of(call);
+  unsigned set = 0;
+  if (co && co->shuffle && !(wl_lanes_reaching_lanes(l, call, &set) && sources_inside(call, co, set))) {
+    *why = "the shuffle may read from lanes outside the branch's mask (undefined values): move "
+           "the shuffle where every lane it reads from runs it";
+    return WL_MASK_NONE;
+  }
   mask_name(mf, f, ifs, r[0].side, mask, masksz);
   /* indentation of the if's line, and whether the if starts its line */
   size_t b = ifs->range.begin.offset, ls = b;
@@ -247,48 +286,8 @@ wl_mask_choice wl_choose_mask(wl_mask_fixer *mf, const wl_expr *call, char *mask
   return WL_MASK_HOISTED;
 }
 
-/* For a shuffle reached by exactly the lanes of `set`: whether every lane
- * reads from a lane of the set (or keeps its own value at a segment edge).
- * A lane outside the mask gives an undefined value, so a mask fix is only
- * trusted when this holds. Non-constant offsets cannot be checked: false. */
-static bool sources_inside(const wl_expr *call, const wl_collective *co, unsigned set) {
-  const wl_expr *src = call->nargs > 2 ? call->args[2] : NULL;
-  const wl_expr *wexpr = wl_collective_width(call);
-  long long off, width = 32;
-  if (!src || !wl_consteval(src, &off) || (wexpr && !wl_consteval(wexpr, &width)) || width < 1 ||
-      width > 32)
-    return false;
-  for (unsigned lane = 0; lane < 32; lane++) {
-    if (!(set >> lane & 1u))
-      continue;
-    long long base = lane / width * width, from;
-    if (strcmp(co->name, "__shfl_sync") == 0)
-      from = base + ((off % width) + width) % width;
-    else if (strcmp(co->name, "__shfl_up_sync") == 0)
-      from = (long long)lane - off < base ? lane : (long long)lane - off;
-    else if (strcmp(co->name, "__shfl_down_sync") == 0)
-      from = (long long)lane + off >= base + width ? lane : (long long)lane + off;
-    else if (strcmp(co->name, "__shfl_xor_sync") == 0)
-      from = (long long)(lane ^ (unsigned)off);
-    else
-      return false;
-    if (from < 0 || from > 31 || !(set >> from & 1u))
-      return false;
-  }
-  return true;
-}
-
 bool wl_fix_mask_arg(wl_mask_fixer *mf, wl_finding *fd, const wl_expr *call, const wl_expr *arg,
                      const char **why) {
-  const wl_collective *co = wl_collective_of(call);
-  wl_lanes *l = wl_lanes_of(mf->ctx->an);
-  unsigned set = 0;
-  if (co && co->shuffle &&
-      !(l && wl_lanes_reaching_lanes(l, call, &set) && sources_inside(call, co, set))) {
-    *why = "the shuffle may read from lanes outside the branch's mask (undefined values): move "
-           "the shuffle where every lane it reads from runs it";
-    return false;
-  }
   char mask[64];
   wl_range at;
   char *hoist = NULL;
