@@ -30,7 +30,7 @@ fi
 # --export-fixes: clang-tidy YAML, and the findings are still reported
 expect_exit 1 -- "$WL" --export-fixes "$T/fixes.yaml" "$T/w/fix_hoisted.cu"
 contains "$T/fixes.yaml" "^Diagnostics:" "YAML has Diagnostics"
-contains "$T/fixes.yaml" "ReplacementText: \"__shfl_down_sync\"" "YAML has the replacement"
+contains "$T/fixes.yaml" "ReplacementText: \"__shfl_xor_sync\"" "YAML has the replacement"
 contains "$T/out" "legacy-intrinsic" "findings still reported with --export-fixes"
 if diff -r "$T/w" "$T/orig" >/dev/null; then ok; else fail "--export-fixes changed files"; fi
 
