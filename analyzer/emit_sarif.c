@@ -10,6 +10,7 @@
 
 #include "buf.h"
 #include "emit.h"
+#include "suppress.h"
 #include "rules.h"
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
@@ -280,12 +281,31 @@ static struct json_object *fix_json(const wl_finding *fd) {
   return fixes;
 }
 
+/* Findings about suppression comments come from pseudo-rules that are not in
+ * the registry; SARIF lists them after the registered rules. */
+static const wl_rule pseudo_rules[] = {
+    {WL_RULE_INVALID_SUPPRESSION, WL_SEV_WARNING,
+     "A warplint suppression comment names an unknown rule or is malformed", NULL},
+    {WL_RULE_UNUSED_SUPPRESSION, WL_SEV_WARNING,
+     "A suppression comment silences nothing (--report-unused-suppressions)", NULL},
+};
+
+static long long rule_index_of(const char *id) {
+  const wl_rule *r = wl_rule_find(id);
+  if (r)
+    return (long long)wl_rule_index(r);
+  for (size_t i = 0; i < sizeof pseudo_rules / sizeof pseudo_rules[0]; i++)
+    if (strcmp(pseudo_rules[i].id, id) == 0)
+      return (long long)(wl_nrules + i);
+  return -1;
+}
+
 static struct json_object *result_json(const wl_finding *fd, const char *fingerprint) {
   struct json_object *o = wl_emit_jobject();
   wl_emit_jset(o, "ruleId", wl_emit_jstring(fd->rule));
-  const wl_rule *r = wl_rule_find(fd->rule);
-  if (r)
-    wl_emit_jset(o, "ruleIndex", wl_emit_jint((long long)wl_rule_index(r)));
+  long long ri = rule_index_of(fd->rule);
+  if (ri >= 0)
+    wl_emit_jset(o, "ruleIndex", wl_emit_jint(ri));
   wl_emit_jset(o, "level", wl_emit_jstring(wl_severity_name(fd->severity)));
   wl_emit_jset(o, "message", message(fd->message));
   struct json_object *locs = wl_emit_jarray();
@@ -346,6 +366,8 @@ int wl_emit_sarif(FILE *out, const wl_findings *f, const wl_emit_info *info) {
   struct json_object *rules = wl_emit_jarray();
   for (size_t i = 0; i < wl_nrules; i++)
     wl_emit_jpush(rules, rule_json(&wl_rules[i]));
+  for (size_t i = 0; i < sizeof pseudo_rules / sizeof pseudo_rules[0]; i++)
+    wl_emit_jpush(rules, rule_json(&pseudo_rules[i]));
   wl_emit_jset(driver, "rules", rules);
   struct json_object *tool = wl_emit_jobject();
   wl_emit_jset(tool, "driver", driver);

@@ -504,7 +504,10 @@ START_TEST(test_sarif_rules) {
   char *s = emit_fixture(wl_emit_sarif, false);
   struct json_object *root = parse(s);
   struct json_object *rules = get(get(get(at(get(root, "runs"), 0), "tool"), "driver"), "rules");
-  ck_assert_int_eq(json_object_array_length(rules), wl_nrules);
+  /* the registered rules, then the two suppression pseudo-rules */
+  ck_assert_int_eq(json_object_array_length(rules), wl_nrules + 2);
+  ck_assert_str_eq(str(at(rules, wl_nrules), "id"), "invalid-suppression");
+  ck_assert_str_eq(str(at(rules, wl_nrules + 1), "id"), "unused-suppression");
   for (size_t i = 0; i < wl_nrules; i++) {
     const wl_rule *r = &wl_rules[i];
     struct json_object *o = at(rules, i);
