@@ -4,30 +4,7 @@
 set -u
 WL=$1
 SRC=$2
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-pass=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { pass=$((pass + 1)); }
-
-# expect_exit CODE -- command...
-expect_exit() {
-  want=$1; shift; shift
-  "$@" >"$T/out" 2>"$T/err"
-  got=$?
-  if [ "$got" -ne "$want" ]; then
-    fail "exit $got (want $want): $*"; sed 's/^/    stderr: /' "$T/err" | head -5
-  else
-    ok
-  fi
-}
-contains() { # file pattern description
-  if grep -q -- "$2" "$1"; then ok; else fail "$3: '$2' not in $(basename "$1")"; sed 's/^/    /' "$1" | head -5; fi
-}
-lacks() {
-  if grep -q -- "$2" "$1"; then fail "$3: '$2' unexpectedly in $(basename "$1")"; else ok; fi
-}
+. "$SRC/tests/cli/lib.sh"
 
 cd "$SRC" || exit 1
 FIX=fixtures/legacy-intrinsic
@@ -119,5 +96,4 @@ golden txt text
 golden json json
 golden sarif sarif
 
-echo "cli tests: $pass passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish "cli tests"
