@@ -1365,6 +1365,22 @@ static const char *const removed_headers[] = {
     "texture_fetch_functions.h", "texture_indirect_functions.h", "surface_indirect_functions.h",
     "surface_fetch_functions.h"};
 
+/* CUDA_VERSION (e.g. 13000) from DIR/include/cuda.h; 9000 when it cannot be read
+ * (the oldest toolkit with the _sync intrinsics). */
+static unsigned toolkit_version(const char *dir) {
+  char path[1200];
+  snprintf(path, sizeof path, "%s/include/cuda.h", dir);
+  FILE *f = fopen(path, "r");
+  unsigned v = 0;
+  char line[512];
+  while (f && !v && fgets(line, sizeof line, f))
+    if (sscanf(line, " #define CUDA_VERSION %u", &v) != 1)
+      v = 0;
+  if (f)
+    fclose(f);
+  return v >= 9000 ? v : 9000;
+}
+
 wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
                          const wl_parse_opts *opts, wl_tu **out, wl_buf *err) {
   *out = NULL;
@@ -1407,9 +1423,18 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
   for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
     wl_vec_push(&args, (void *)base[i]);
   wl_vec_push(&args, archbuf);
+  char vmaj[48], vmin[48];
   if (opts->cuda_path) {
     snprintf(cudapath, sizeof cudapath, "--cuda-path=%s", opts->cuda_path);
     wl_vec_push(&args, cudapath);
+    /* nvcc, not the headers, defines __CUDACC_VER_*__: take them from the toolkit's cuda.h */
+    unsigned ver = toolkit_version(opts->cuda_path);
+    snprintf(vmaj, sizeof vmaj, "-D__CUDACC_VER_MAJOR__=%u", ver / 1000);
+    snprintf(vmin, sizeof vmin, "-D__CUDACC_VER_MINOR__=%u", ver % 1000 / 10);
+    wl_vec_push(&args, vmaj);
+    wl_vec_push(&args, vmin);
+    wl_vec_push(&args, "-D__CUDACC_VER_BUILD__=0");
+    wl_vec_push(&args, "-D__NVCC__=1");
     wl_vec_push(&args, "-idirafter");
     wl_vec_push(&args, stubs_dir);
   } else {

@@ -70,6 +70,8 @@ expect_exit 1 -- "$WL" "$T/def.cu" -- -DLEGACY
 if [ -d /usr/local/cuda/include ]; then
   expect_exit 1 -- "$WL" --cuda-path /usr/local/cuda "$BAD"
   contains "$T/out" "shuffles_and_votes.cu:6:10" "--cuda-path finds the same findings"
+  # branches inactive under CUDA 9+ (__CUDACC_VER_MAJOR__ < 9) stay inactive with real headers
+  expect_exit 0 -- "$WL" --cuda-path /usr/local/cuda --enable legacy-intrinsic "$CLEAN"
 fi
 
 # --- colour --------------------------------------------------------------------
