@@ -100,6 +100,18 @@ unsigned wl_sym_fresh(wl_lctx *c, const char *name, long long lo, long long hi) 
   return add_sym(c, WL_SYM_FRESH, name, lo, hi);
 }
 
+void wl_sym_set_param(wl_lctx *c, unsigned sym) {
+  if (sym > 0 && sym < c->nsyms)
+    c->syms[sym].param = true;
+}
+
+bool wl_lf_has_param(const wl_lctx *c, const wl_lform *f) {
+  for (unsigned i = 1; f && i < f->n; i++)
+    if (c->syms[f->t[i].sym].param)
+      return true;
+  return false;
+}
+
 static void imul_range(long long alo, long long ahi, long long blo, long long bhi, long long *lo,
                        long long *hi) {
   long long p[4] = {sat_mul(alo, blo), sat_mul(alo, bhi), sat_mul(ahi, blo), sat_mul(ahi, bhi)};
@@ -130,6 +142,7 @@ static unsigned product_sym(wl_lctx *c, unsigned a, unsigned b) {
   unsigned id = add_sym(c, WL_SYM_PRODUCT, "product", lo, hi);
   c->syms[id].a = a;
   c->syms[id].b = b;
+  c->syms[id].param = c->syms[a].param || c->syms[b].param;
   return id;
 }
 
@@ -488,6 +501,7 @@ static const wl_lform *opaque(wl_lctx *c, wl_lop op, const wl_lform *a, const wl
   c->syms[id].op = (int)op;
   c->syms[id].fa = a;
   c->syms[id].fb = b;
+  c->syms[id].param = wl_lf_has_param(c, a) || wl_lf_has_param(c, b);
   return wl_lf_sym(c, id, 1);
 }
 
@@ -578,6 +592,13 @@ void wl_lin_at(const wl_lform *f, unsigned lane, wl_lin *out) {
   }
 }
 
+bool wl_lin_has_param(const wl_lctx *c, const wl_lin *l) {
+  for (unsigned i = 0; l->ok && i < l->n; i++)
+    if (c->syms[l->sym[i]].param)
+      return true;
+  return false;
+}
+
 void wl_lin_sub(const wl_lin *a, const wl_lin *b, wl_lin *out) {
   wl_lin r;
   memset(&r, 0, sizeof r);
@@ -618,6 +639,7 @@ void wl_lin_sub(const wl_lin *a, const wl_lin *b, wl_lin *out) {
 
 #define MAXV 16
 #define MAXR 48
+#define MAX_SPLITS 3 /* `!=` rows split into two cases each, on unbounded domains */
 
 typedef struct row {
   unsigned n;
@@ -680,18 +702,215 @@ static bool row_holds(const row *r, const long long *x) {
   return r->op == WL_C_EQ ? s == 0 : r->op == WL_C_NE ? s != 0 : s <= 0;
 }
 
+/* row j += m * row i; false (row j unchanged) when it does not fit */
+static bool row_combine(row *rj, const row *ri, long long m) {
+  row t = *rj;
+  if (__builtin_mul_overflow(m, ri->c, &t.c) || __builtin_add_overflow(t.c, rj->c, &t.c) ||
+      t.c > LIM || t.c < -LIM)
+    return false;
+  for (unsigned a = 0; a < ri->n; a++) {
+    unsigned b = 0;
+    while (b < t.n && t.idx[b] != ri->idx[a])
+      b++;
+    if (b == t.n) {
+      if (t.n == WL_LIN_MAX)
+        return false;
+      t.idx[t.n] = ri->idx[a];
+      t.k[t.n++] = 0;
+    }
+    long long p;
+    if (__builtin_mul_overflow(m, ri->k[a], &p) || __builtin_add_overflow(t.k[b], p, &t.k[b]) ||
+        t.k[b] > LIM || t.k[b] < -LIM)
+      return false;
+  }
+  unsigned n = 0;
+  for (unsigned a = 0; a < t.n; a++)
+    if (t.k[a]) {
+      t.idx[n] = t.idx[a];
+      t.k[n++] = t.k[a];
+    }
+  t.n = n;
+  *rj = t;
+  return true;
+}
+
+/* Substitutes each equality's unit-coefficient variable into the other rows
+ * (an equivalent system in which bounds propagation sees more: from
+ * r - q == 0 and 2r - q <= 0 it gets q <= 0 at once). */
+static void eliminate(row *rows, unsigned nr) {
+  for (unsigned i = 0; i < nr; i++) {
+    const row *ri = &rows[i];
+    if (ri->op != WL_C_EQ)
+      continue;
+    unsigned a = 0;
+    while (a < ri->n && ri->k[a] != 1 && ri->k[a] != -1)
+      a++;
+    if (a == ri->n)
+      continue;
+    unsigned x = ri->idx[a];
+    long long kx = ri->k[a];
+    for (unsigned j = 0; j < nr; j++) {
+      if (j == i)
+        continue;
+      for (unsigned b = 0; b < rows[j].n; b++)
+        if (rows[j].idx[b] == x) {
+          (void)row_combine(&rows[j], ri, -rows[j].k[b] * kx);
+          break;
+        }
+    }
+  }
+}
+
+/* Bounds propagation, then exact enumeration when the domain is small; else
+ * a `!=` row is split into `<= -1` and `>= 1` (at most `splits` times).
+ * lo and hi are updated in place. */
+static bool solve(row *rows, unsigned nr, long long *lo, long long *hi, unsigned nv,
+                  unsigned splits) {
+  bool changed = true;
+  for (int round = 0; changed && round < 64; round++) {
+    changed = false;
+    for (unsigned i = 0; i < nr; i++) {
+      const row *r = &rows[i];
+      if (r->op == WL_C_NE)
+        continue;
+      if (!prop_le(r, 1, -r->c, lo, hi, &changed))
+        return false;
+      if (r->op == WL_C_EQ && !prop_le(r, -1, r->c, lo, hi, &changed))
+        return false;
+    }
+  }
+  /* small finite domains: decide exactly */
+  long long space = 1;
+  bool small = true;
+  for (unsigned x = 0; x < nv && small; x++) {
+    if (lo[x] <= -WL_INF || hi[x] >= WL_INF || hi[x] - lo[x] >= 4096)
+      small = false;
+    else if ((space *= hi[x] - lo[x] + 1) > 4096)
+      small = false;
+  }
+  if (!small) {
+    unsigned i = 0;
+    while (i < nr && rows[i].op != WL_C_NE)
+      i++;
+    if (i == nr || splits == 0)
+      return true;
+    row saved = rows[i];
+    bool feasible = false;
+    for (int side = 0; side < 2 && !feasible; side++) {
+      row *r = &rows[i];
+      *r = saved;
+      r->op = WL_C_LE;
+      if (side == 0) { /* lin <= -1 */
+        r->c = sat_add(saved.c, 1);
+      } else { /* lin >= 1: -lin + 1 <= 0 */
+        r->c = sat_add(-saved.c, 1);
+        for (unsigned j = 0; j < r->n; j++)
+          r->k[j] = -saved.k[j];
+      }
+      long long l2[MAXV], h2[MAXV];
+      memcpy(l2, lo, nv * sizeof *lo);
+      memcpy(h2, hi, nv * sizeof *hi);
+      feasible = solve(rows, nr, l2, h2, nv, splits - 1);
+    }
+    rows[i] = saved;
+    return feasible;
+  }
+  long long x[MAXV];
+  for (unsigned i = 0; i < nv; i++)
+    x[i] = lo[i];
+  for (;;) {
+    bool ok = true;
+    for (unsigned i = 0; i < nr && ok; i++)
+      ok = row_holds(&rows[i], x);
+    if (ok)
+      return true;
+    unsigned i = 0;
+    while (i < nv && x[i] == hi[i]) {
+      x[i] = lo[i];
+      i++;
+    }
+    if (i == nv)
+      return false;
+    x[i]++;
+  }
+}
+
+#define MAX_FACTS 4 /* constraints opaque_facts adds per symbol */
+
+/* Linear facts that tie an opaque symbol o to its operands (for operands
+ * known to be >= 0): a / d and a >> k lie in [(a - d + 1) / d, a / d] exactly,
+ * a % n and a & n are at most a, min(a, b) at most each, max(a, b) at least
+ * each. Returns how many were written to out (at most MAX_FACTS). */
+static unsigned opaque_facts(const wl_lctx *c, unsigned sym, wl_lcons *out) {
+  const wl_sym *s = &c->syms[sym];
+  if (s->kind != WL_SYM_OPAQUE || !s->fa || !s->fb)
+    return 0;
+  long long n = 0, alo, ahi, blo, bhi;
+  bool nconst = wl_lf_const_value(s->fb, &n);
+  wl_lf_range(c, s->fa, 0, &alo, &ahi);
+  wl_lf_range(c, s->fb, 0, &blo, &bhi);
+  wl_lin a, b, o;
+  wl_lin_at(s->fa, 0, &a);
+  wl_lin_at(s->fb, 0, &b);
+  memset(&o, 0, sizeof o);
+  o.ok = true;
+  o.n = 1;
+  o.sym[0] = sym;
+  o.k[0] = 1;
+  unsigned k = 0;
+  switch ((wl_lop)s->op) {
+  case WL_LOP_DIV:
+  case WL_LOP_SHR: {
+    long long d = s->op == WL_LOP_DIV ? n : (n >= 0 && n <= 40 ? 1LL << n : 0);
+    if (!nconst || alo < 0 || d <= 0)
+      break;
+    wl_lin od = o;
+    od.k[0] = d;
+    wl_lin_sub(&od, &a, &out[k].lin); /* d*o - a <= 0 */
+    out[k++].op = WL_C_LE;
+    wl_lin_sub(&a, &od, &out[k].lin); /* a - d*o - (d - 1) <= 0 */
+    out[k].lin.c -= d - 1;
+    out[k++].op = WL_C_LE;
+    break;
+  }
+  case WL_LOP_REM:
+  case WL_LOP_AND:
+    if (alo < 0 || (s->op == WL_LOP_REM && (!nconst || n <= 0)))
+      break;
+    wl_lin_sub(&o, &a, &out[k].lin); /* o - a <= 0 */
+    out[k++].op = WL_C_LE;
+    if (s->op == WL_LOP_AND && blo >= 0) {
+      wl_lin_sub(&o, &b, &out[k].lin);
+      out[k++].op = WL_C_LE;
+    }
+    break;
+  case WL_LOP_MIN:
+  case WL_LOP_MAX:
+    wl_lin_sub(s->op == WL_LOP_MIN ? &o : &a, s->op == WL_LOP_MIN ? &a : &o, &out[k].lin);
+    out[k++].op = WL_C_LE;
+    wl_lin_sub(s->op == WL_LOP_MIN ? &o : &b, s->op == WL_LOP_MIN ? &b : &o, &out[k].lin);
+    out[k++].op = WL_C_LE;
+    break;
+  default: break;
+  }
+  return k;
+}
+
 bool wl_lcons_feasible(const wl_lctx *c, const wl_lcons *v, unsigned n) {
   unsigned vars[MAXV], nv = 0;
   long long lo[MAXV], hi[MAXV];
   row rows[MAXR];
   unsigned nr = 0;
-  for (unsigned i = 0; i < n; i++) {
-    const wl_lin *l = &v[i].lin;
+  wl_lcons facts[MAXR]; /* about the opaque symbols met, appended as they appear */
+  unsigned nfacts = 0;
+  for (unsigned i = 0; i < n + nfacts; i++) {
+    const wl_lcons *cur = i < n ? &v[i] : &facts[i - n];
+    const wl_lin *l = &cur->lin;
     if (!l->ok)
       continue;
     row r;
     memset(&r, 0, sizeof r);
-    r.op = v[i].op;
+    r.op = cur->op;
     r.c = l->c;
     bool fits = true;
     for (unsigned j = 0; j < l->n && fits; j++) {
@@ -707,6 +926,8 @@ bool wl_lcons_feasible(const wl_lctx *c, const wl_lcons *v, unsigned n) {
         lo[nv] = c->syms[l->sym[j]].lo;
         hi[nv] = c->syms[l->sym[j]].hi;
         nv++;
+        if (nfacts + MAX_FACTS <= MAXR)
+          nfacts += opaque_facts(c, l->sym[j], facts + nfacts);
       }
       r.idx[r.n] = x;
       r.k[r.n++] = l->k[j];
@@ -736,44 +957,9 @@ bool wl_lcons_feasible(const wl_lctx *c, const wl_lcons *v, unsigned n) {
   for (unsigned x = 0; x < nv; x++)
     if (lo[x] > hi[x])
       return false;
-  bool changed = true;
-  for (int round = 0; changed && round < 64; round++) {
-    changed = false;
-    for (unsigned i = 0; i < nr; i++) {
-      const row *r = &rows[i];
-      if (r->op == WL_C_NE)
-        continue;
-      if (!prop_le(r, 1, -r->c, lo, hi, &changed))
-        return false;
-      if (r->op == WL_C_EQ && !prop_le(r, -1, r->c, lo, hi, &changed))
-        return false;
-    }
-  }
-  /* small finite domains: decide exactly */
-  long long space = 1;
-  for (unsigned x = 0; x < nv; x++) {
-    if (lo[x] <= -WL_INF || hi[x] >= WL_INF || hi[x] - lo[x] >= 4096)
-      return true;
-    space *= hi[x] - lo[x] + 1;
-    if (space > 4096)
-      return true;
-  }
-  long long x[MAXV];
-  for (unsigned i = 0; i < nv; i++)
-    x[i] = lo[i];
-  for (;;) {
-    bool ok = true;
-    for (unsigned i = 0; i < nr && ok; i++)
-      ok = row_holds(&rows[i], x);
-    if (ok)
-      return true;
-    unsigned i = 0;
-    while (i < nv && x[i] == hi[i]) {
-      x[i] = lo[i];
-      i++;
-    }
-    if (i == nv)
+  eliminate(rows, nr);
+  for (unsigned i = 0; i < nr; i++)
+    if (rows[i].n == 0 && !row_holds(&rows[i], lo))
       return false;
-    x[i]++;
-  }
+  return solve(rows, nr, lo, hi, nv, MAX_SPLITS);
 }

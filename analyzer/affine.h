@@ -11,8 +11,15 @@
  *
  * A constraint set (from branch conditions and "these two lanes touch the
  * same element") is checked for integer solutions over the symbols' ranges
- * by gcd normalization, bounds propagation and, for small finite domains,
- * enumeration. "Infeasible" answers are exact; "feasible" may be a maybe. */
+ * by gcd normalization, substitution of equalities, bounds propagation,
+ * splitting a few `!=` rows into `<` and `>`, and, for small finite domains,
+ * enumeration. An opaque symbol brings the facts that tie it to its operands
+ * (x >> 1 lies in [(x - 1) / 2, x / 2] for x >= 0, min(a, b) <= a, ...).
+ * "Infeasible" answers are exact; "feasible" may be a maybe.
+ *
+ * A symbol may be marked as a host-chosen value (wl_sym.param: a kernel or
+ * template argument); the shared-memory analysis does not report races that
+ * need such a value to bring two lanes together. */
 #ifndef WARPLINT_AFFINE_H
 #define WARPLINT_AFFINE_H
 
@@ -50,6 +57,9 @@ typedef struct wl_sym {
   unsigned a, b;           /* PRODUCT */
   int op;                  /* OPAQUE */
   const wl_lform *fa, *fb; /* OPAQUE */
+  /* a value chosen by the host (a kernel or template argument, a global) or a
+   * product or operation involving one; see wl_sym_set_param */
+  bool param;
 } wl_sym;
 
 #define WL_LF_SMALL 1024 /* constants 0..WL_LF_SMALL-1 are made once */
@@ -67,6 +77,9 @@ void wl_lctx_free(wl_lctx *c);
 
 unsigned wl_sym_named(wl_lctx *c, const void *key, const char *name, long long lo, long long hi);
 unsigned wl_sym_fresh(wl_lctx *c, const char *name, long long lo, long long hi);
+/* Marks a symbol as a host-chosen value; products and operations of it made
+ * afterwards are marked too. */
+void wl_sym_set_param(wl_lctx *c, unsigned sym);
 
 /* Constructors. */
 const wl_lform *wl_lf_const(wl_lctx *c, long long v);
@@ -109,6 +122,8 @@ bool wl_lf_uniform(const wl_lform *f);                         /* the same in ev
 bool wl_lf_concrete(const wl_lform *f);                        /* no symbol: a number per lane */
 bool wl_lf_const_value(const wl_lform *f, long long *v);       /* concrete and uniform */
 bool wl_lf_at(const wl_lform *f, unsigned lane, long long *v); /* concrete at a lane */
+/* Whether a form involves a host-chosen value (wl_sym.param). */
+bool wl_lf_has_param(const wl_lctx *c, const wl_lform *f);
 /* Range of the value at a lane from the symbols' ranges. */
 void wl_lf_range(const wl_lctx *c, const wl_lform *f, unsigned lane, long long *lo, long long *hi);
 
@@ -134,6 +149,8 @@ typedef struct wl_lcons {
 /* The form at one lane, as a linear expression over symbols. */
 void wl_lin_at(const wl_lform *f, unsigned lane, wl_lin *out);
 void wl_lin_sub(const wl_lin *a, const wl_lin *b, wl_lin *out);
+/* Whether a linear expression involves a host-chosen value (wl_sym.param). */
+bool wl_lin_has_param(const wl_lctx *c, const wl_lin *l);
 /* Whether some assignment of the symbols within their ranges satisfies every
  * constraint. Unusable constraints are ignored. */
 bool wl_lcons_feasible(const wl_lctx *c, const wl_lcons *v, unsigned n);

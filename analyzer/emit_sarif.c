@@ -10,8 +10,8 @@
 
 #include "buf.h"
 #include "emit.h"
-#include "suppress.h"
 #include "rules.h"
+#include "suppress.h"
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
 #define SRCROOT "%SRCROOT%"

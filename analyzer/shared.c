@@ -117,6 +117,7 @@ struct guard {
   const cond *c;
   const guard *next;
   unsigned depth;
+  bool unk; /* some condition here depends on the lane in a way not known (see check_pair) */
   reach *r; /* lanes that get here, once computed */
 };
 
@@ -187,6 +188,7 @@ typedef struct ctx {
   wl_lctx lc;
   const wl_func *root;
   bool root_params_uniform;
+  bool multi_dim; /* the root (or a function it calls) uses threadIdx.y or .z */
   const wl_func *fn;
   const wl_stmt *stmt;
   const wl_expr *root_call;
@@ -422,6 +424,16 @@ static const cond *cond_of(ctx *c, const val *v) {
 
 /* ---- guards ---- */
 
+/* whether a condition has a lane-dependent part that cannot be evaluated per lane */
+static bool cond_unknown(const cond *k) {
+  switch (k->kind) {
+  case C_UNK: return !k->uni;
+  case C_AND:
+  case C_OR: return cond_unknown(k->a) || cond_unknown(k->b);
+  default: return false;
+  }
+}
+
 static const guard *guard_push(ctx *c, const guard *g, const cond *k) {
   if (k->kind == C_TRUE || (k->kind == C_UNK && k->uni))
     return g;
@@ -429,6 +441,7 @@ static const guard *guard_push(ctx *c, const guard *g, const cond *k) {
   n->c = k;
   n->next = g;
   n->depth = g ? g->depth + 1 : 1;
+  n->unk = (g && g->unk) || cond_unknown(k);
   return n;
 }
 
@@ -541,6 +554,15 @@ static const wl_lform *sym_form(ctx *c, const char *name, long long lo, long lon
   return wl_lf_sym(&c->lc, wl_sym_named(&c->lc, NULL, name, lo, hi), 1);
 }
 
+/* A value the host chose: a kernel or template argument, a field of one, a global. */
+static const wl_lform *param_form(ctx *c, const void *key, const char *name, long long lo,
+                                  long long hi) {
+  unsigned id = wl_sym_named(&c->lc, key, name, lo, hi);
+  wl_sym_set_param(&c->lc, id);
+  return wl_lf_sym(&c->lc, id, 1);
+}
+
+/* The thread's linear rank in the block (threadIdx.x in a 1-D block). */
 static const wl_lform *thread_x(ctx *c) {
   /* threadIdx.x == 32 * W + lane (blockDim.x a multiple of 32) */
   return wl_lf_add(&c->lc, wl_lf_lane(&c->lc),
@@ -567,7 +589,7 @@ static const val *var_default(ctx *c, const wl_var *v) {
     return vunk(false);
   if (is_int_type(v->type)) {
     long long lo = (v->type & WL_T_UNSIGNED) ? 0 : -WL_INF;
-    return vint(c, wl_lf_sym(&c->lc, wl_sym_named(&c->lc, v, v->name, lo, WL_INF), 1), true);
+    return vint(c, param_form(c, v, v->name, lo, WL_INF), true);
   }
   return vunk(true);
 }
@@ -578,6 +600,18 @@ static const val *st_get(ctx *c, const state *s, const wl_var *v) {
 }
 
 /* ---- joins ---- */
+
+/* A fresh warp-uniform unknown standing for one of two uniform forms (or
+ * pointer offsets); host-chosen when either is. */
+static const wl_lform *join_sym(ctx *c, const wl_lform *fa, const wl_lform *fb) {
+  long long lo1, hi1, lo2, hi2;
+  wl_lf_range(&c->lc, fa, 0, &lo1, &hi1);
+  wl_lf_range(&c->lc, fb, 0, &lo2, &hi2);
+  unsigned id = wl_sym_fresh(&c->lc, "join", lo1 < lo2 ? lo1 : lo2, hi1 > hi2 ? hi1 : hi2);
+  if (wl_lf_has_param(&c->lc, fa) || wl_lf_has_param(&c->lc, fb))
+    wl_sym_set_param(&c->lc, id);
+  return wl_lf_sym(&c->lc, id, 1);
+}
 
 /* Join of two values reaching one point; k: the branch condition that chose
  * between them (NULL when unknown). */
@@ -592,7 +626,7 @@ static const val *join_vals(ctx *c, const val *a, const val *b, const cond *k) {
     if (lanes)
       f = wl_lf_select(&c->lc, take, a->f, b->f);
     else if (uni_split && val_uniform(a) && val_uniform(b))
-      f = wl_lf_sym(&c->lc, wl_sym_fresh(&c->lc, "join", -WL_INF, WL_INF), 1);
+      f = join_sym(c, a->f, b->f);
     val *v = (val *)vptr_with(c, a, f);
     v->vol = a->vol || b->vol;
     return v;
@@ -601,16 +635,8 @@ static const val *join_vals(ctx *c, const val *a, const val *b, const cond *k) {
   if (fa && fb) {
     if (lanes)
       return vint(c, wl_lf_select(&c->lc, take, fa, fb), false);
-    if (uni_split && wl_lf_uniform(fa) && wl_lf_uniform(fb)) {
-      long long lo1, hi1, lo2, hi2;
-      wl_lf_range(&c->lc, fa, 0, &lo1, &hi1);
-      wl_lf_range(&c->lc, fb, 0, &lo2, &hi2);
-      return vint(
-          c,
-          wl_lf_sym(&c->lc,
-                    wl_sym_fresh(&c->lc, "join", lo1 < lo2 ? lo1 : lo2, hi1 > hi2 ? hi1 : hi2), 1),
-          true);
-    }
+    if (uni_split && wl_lf_uniform(fa) && wl_lf_uniform(fb))
+      return vint(c, join_sym(c, fa, fb), true);
   }
   return vunk(uni_split && val_uniform(a) && val_uniform(b));
 }
@@ -832,13 +858,15 @@ static const by_value *by_value_of(ctx *c, acc *a) {
 /* Whether lanes la (doing a) and lb (doing b) can both get there and meet;
  * diff: the difference of the two elements when it is not a number. */
 static bool lanes_meet(ctx *c, const reach *ra, unsigned la, const reach *rb, unsigned lb,
-                       const wl_lcons *diff) {
+                       const wl_lcons *diff, const wl_lcons *extra, unsigned nextra) {
   if (!diff && ra->lane[la] == 1 && rb->lane[lb] == 1)
     return true;
   wl_lcons buf[64];
   unsigned n = 0;
   if (diff)
     buf[n++] = *diff;
+  for (unsigned i = 0; i < nextra && n < 64; i++)
+    buf[n++] = extra[i];
   for (unsigned i = 0; i < ra->ncons[la] && n < 64; i++)
     buf[n++] = ra->cons[la][i];
   for (unsigned i = 0; i < rb->ncons[lb] && n < 64; i++)
@@ -846,12 +874,46 @@ static bool lanes_meet(ctx *c, const reach *ra, unsigned la, const reach *rb, un
   return wl_lcons_feasible(&c->lc, buf, n);
 }
 
+/* `s != 0` for each symbol that multiplies the lane in f (its coefficient
+ * differs between lanes): a warp-uniform unknown factor of the lane is taken
+ * to be non-zero (offset * (tid + 1) does not put every lane on one element). */
+static unsigned lane_factors(const wl_lform *f, wl_lcons *out, unsigned n, unsigned max) {
+  for (unsigned i = 1; i < f->n && n < max; i++) {
+    bool varies = false;
+    for (unsigned l = 1; l < WL_LANES && !varies; l++)
+      varies = f->t[i].k[l] != f->t[i].k[0];
+    bool dup = false;
+    for (unsigned j = 0; j < n && !dup; j++)
+      dup = out[j].lin.sym[0] == f->t[i].sym;
+    if (!varies || dup)
+      continue;
+    memset(&out[n], 0, sizeof out[n]);
+    out[n].lin.ok = true;
+    out[n].lin.n = 1;
+    out[n].lin.sym[0] = f->t[i].sym;
+    out[n].lin.k[0] = 1;
+    out[n].op = WL_C_NE;
+    n++;
+  }
+  return n;
+}
+
 /* a happened before b (or a == b: b executed by two lanes); records a race when
- * two different lanes may touch one element through them. */
+ * two different lanes may touch one element through them.
+ *
+ * Quiet assumptions (rules/missing-syncwarp.md, Limitations): a pair is not
+ * reported when both accesses are reached only past conditions that depend
+ * on the lane in a way the analysis cannot evaluate (the race would need two
+ * particular lanes to pass them), when the two elements meet only for some
+ * value of a host-chosen number (a kernel or template argument: sizes and
+ * pitches are taken to keep the lanes of a warp apart), or only when a
+ * warp-uniform factor of the lane is zero. */
 static void check_pair(ctx *c, acc *a, acc *b, bool branches) {
   if (!a->info.write && !b->info.write)
     return;
   if (!a->off || !b->off || !same_storage(a, b))
+    return;
+  if (a->g && a->g->unk && b->g && b->g->unk)
     return;
   if (race_known(c->sm, a->info.expr, b->info.expr))
     return;
@@ -883,7 +945,7 @@ static void check_pair(ctx *c, acc *a, acc *b, bool branches) {
               c->exhausted = true;
               return;
             }
-            if (lanes_meet(c, ra, la, rb, lb, NULL)) {
+            if (lanes_meet(c, ra, la, rb, lb, NULL, NULL, 0)) {
               add_race(c, a, b, (int)la, (int)lb, branches);
               return;
             }
@@ -894,6 +956,9 @@ static void check_pair(ctx *c, acc *a, acc *b, bool branches) {
     }
     return;
   }
+  wl_lcons nz[2 * WL_LIN_MAX];
+  unsigned nnz = lane_factors(a->off, nz, 0, 2 * WL_LIN_MAX);
+  nnz = lane_factors(b->off, nz, nnz, 2 * WL_LIN_MAX);
   for (unsigned lb = 0; lb < WL_LANES; lb++) {
     if (!rb->lane[lb])
       continue;
@@ -911,9 +976,9 @@ static void check_pair(ctx *c, acc *a, acc *b, bool branches) {
       wl_lin_at(a->off, la, &oa);
       wl_lin_sub(&oa, &ob, &d.lin);
       d.op = WL_C_EQ;
-      if (!d.lin.ok || (d.lin.n == 0 && d.lin.c != 0))
+      if (!d.lin.ok || (d.lin.n == 0 && d.lin.c != 0) || wl_lin_has_param(&c->lc, &d.lin))
         continue;
-      if (lanes_meet(c, ra, la, rb, lb, d.lin.n ? &d : NULL)) {
+      if (lanes_meet(c, ra, la, rb, lb, d.lin.n ? &d : NULL, nz, nnz)) {
         add_race(c, a, b, (int)la, (int)lb, branches);
         return;
       }
@@ -1059,11 +1124,15 @@ static const val *builtin_member(ctx *c, const wl_expr *e) {
   if (d != 'x' && d != 'y' && d != 'z')
     return NULL;
   if (is_builtin_obj(b, "threadIdx")) {
+    if (c->multi_dim) /* a warp may span rows: x and y both vary in it, in ways not known */
+      return vunk(false);
     if (d == 'x')
       return vint(c, thread_x(c), false);
     return vint(c, sym_form(c, d == 'y' ? "%tid.y" : "%tid.z", 0, d == 'y' ? 1023 : 63), true);
   }
   if (is_builtin_obj(b, "blockDim")) {
+    if (d == 'x' && c->multi_dim)
+      return vint(c, sym_form(c, "%ntid.x", 1, 1024), true);
     if (d == 'x')
       return vint(c, wl_lf_scale(&c->lc, sym_form(c, "%ntid.x/32", 1, 32), WL_LANES), true);
     return vint(c, sym_form(c, d == 'y' ? "%ntid.y" : "%ntid.z", 1, d == 'y' ? 1024 : 64), true);
@@ -1365,6 +1434,17 @@ static const val *cg_call(ctx *c, const wl_expr *e) {
     return NULL;
   bool rank = strcmp(e->name, "thread_rank") == 0;
   bool meta = strcmp(e->name, "meta_group_rank") == 0;
+  bool size = strcmp(e->name, "size") == 0 || strcmp(e->name, "num_threads") == 0;
+  if (size || strcmp(e->name, "meta_group_size") == 0) { /* the same in every lane */
+    const wl_var *o = method_object(e);
+    const char *t = o && o->type_spelling ? strstr(o->type_spelling, "tile<") : NULL;
+    if (!o || !o->type_spelling || !strstr(o->type_spelling, "thread_block"))
+      return NULL;
+    long n = t ? strtol(t + 5, NULL, 10) : 0;
+    if (size && n >= 1 && n <= WL_LANES)
+      return vint(c, wl_lf_const(&c->lc, n), true);
+    return vunk(true);
+  }
   if (!rank && !meta)
     return NULL;
   const wl_expr *m = wl_expr_strip(e->callee_expr);
@@ -1559,6 +1639,32 @@ static const val *cast_ptr(ctx *c, const wl_expr *e, const val *p) {
   return q;
 }
 
+/* A conversion to a narrower integer type (short ib = threadIdx.x): the value
+ * is kept when it fits in every lane (or its range is unbounded only through
+ * unknowns: sizes and iteration counts are taken to fit their types);
+ * otherwise it wraps, which a form can express only for an unsigned type
+ * (x & mask). A lane-dependent value that cannot be expressed is unknown and
+ * lane-dependent, never warp-uniform. */
+static const val *narrow(ctx *c, const wl_expr *e, const val *v) {
+  const wl_expr *from = e->args[0];
+  if (v->kind != V_INT || !is_int_type(e->type) || !e->bytes || e->bytes >= 8 || !from->bytes ||
+      e->bytes >= from->bytes)
+    return v;
+  unsigned bits = 8 * e->bytes;
+  bool uns = (e->type & WL_T_UNSIGNED) != 0;
+  long long tlo = uns ? 0 : -(1LL << (bits - 1)),
+            thi = uns ? (1LL << bits) - 1 : (1LL << (bits - 1)) - 1;
+  bool fits = true;
+  for (unsigned l = 0; l < WL_LANES && fits; l++) {
+    long long lo, hi;
+    wl_lf_range(&c->lc, v->f, l, &lo, &hi);
+    fits = (lo >= tlo || lo <= -WL_INF) && (hi <= thi || hi >= WL_INF);
+  }
+  if (fits || wl_lf_uniform(v->f)) /* a uniform value wraps the same way in every lane */
+    return v;
+  return vint(c, uns ? wl_lf_op(&c->lc, WL_LOP_AND, v->f, wl_lf_const(&c->lc, thi)) : NULL, false);
+}
+
 static const val *eval(ctx *c, state *st, const wl_expr *e) {
   if (!e)
     return vunk(false);
@@ -1577,7 +1683,7 @@ static const val *eval(ctx *c, state *st, const wl_expr *e) {
         /* a non-type template parameter */
         char *n = wl_arena_alloc(&c->ar, strlen(e->name) + 3);
         snprintf(n, strlen(e->name) + 3, "%%T%s", e->name);
-        return vint(c, sym_form(c, n, -WL_INF, WL_INF), true);
+        return vint(c, param_form(c, NULL, n, -WL_INF, WL_INF), true);
       }
       return vunk(true);
     }
@@ -1601,8 +1707,7 @@ static const val *eval(ctx *c, state *st, const wl_expr *e) {
       const val *bv = var_default(c, base->var);
       if (!st_lookup(st, base->var) && bv->uni && is_int_type(e->type)) {
         const char *n = join_field(c, base->var->name, e->name);
-        return vint(c, wl_lf_sym(&c->lc, wl_sym_named(&c->lc, base->var, n, -WL_INF, WL_INF), 1),
-                    true);
+        return vint(c, param_form(c, base->var, n, -WL_INF, WL_INF), true);
       }
       return vunk(bv->uni && !st_lookup(st, base->var));
     }
@@ -1699,7 +1804,7 @@ static const val *eval(ctx *c, state *st, const wl_expr *e) {
       return cast_ptr(c, e, v);
     if (e->type & WL_T_FLOATING)
       return vunk(val_uniform(v));
-    return v;
+    return narrow(c, e, v);
   }
   case WL_E_CALL: return eval_call(c, st, e);
   default: {
@@ -2206,8 +2311,10 @@ static void loop_general(ctx *c, state *st, const wl_stmt *s) {
   collect_assigned(s, &as);
   loopvar *lv = wl_arena_alloc(&c->ar, (as.n + 1) * sizeof *lv);
   classify(c, st, s, &as, lv);
-  /* which "uniform" variables stay uniform through an iteration */
-  for (int round = 0; round < 3; round++) {
+  /* which "uniform" variables stay uniform through an iteration (each round
+   * demotes at least one, or ends: a value that depends on the lane never
+   * becomes a warp-uniform symbol) */
+  for (unsigned round = 0; round <= as.n; round++) {
     state d;
     st_copy(&d, st);
     havoc(c, &d, lv, as.n, false);
@@ -2411,6 +2518,47 @@ static bool mark_called(const wl_expr *e, const wl_stmt *in, void *ud) {
   return true;
 }
 
+/* Whether f, or a function it calls, uses threadIdx.y / .z (or the y / z of
+ * a cooperative group's thread_index()): a 2-D or 3-D block, whose warps
+ * may span several rows. */
+typedef struct dim_scan {
+  wl_vec funcs; /* found so far, scanned in order */
+  bool found;
+} dim_scan;
+
+static void dim_add(dim_scan *d, const wl_func *f) {
+  if (!f || !f->body)
+    return;
+  for (size_t i = 0; i < d->funcs.n; i++)
+    if (d->funcs.v[i] == f)
+      return;
+  wl_vec_push(&d->funcs, (void *)f);
+}
+
+static bool dim_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  dim_scan *d = ud;
+  if (e->kind == WL_E_MEMBER && e->nargs == 1 && e->name &&
+      (strcmp(e->name, "y") == 0 || strcmp(e->name, "z") == 0) &&
+      (is_builtin_obj(e->args[0], "threadIdx") ||
+       wl_expr_is_call(wl_expr_strip(e->args[0]), "thread_index")))
+    d->found = true;
+  if (e->kind == WL_E_CALL)
+    dim_add(d, e->callee ? e->callee : lambda_of(e));
+  return !d->found;
+}
+
+static bool uses_multi_dim(const wl_func *f) {
+  dim_scan d;
+  memset(&d, 0, sizeof d);
+  dim_add(&d, f);
+  wl_visitor v = {NULL, dim_expr, &d, true};
+  for (size_t i = 0; i < d.funcs.n && !d.found; i++)
+    wl_walk_stmt(((const wl_func *)d.funcs.v[i])->body, &v);
+  wl_vec_free(&d.funcs);
+  return d.found;
+}
+
 static void analyze_root(wl_smem *sm, const wl_tu *tu, const wl_func *f) {
   ctx c;
   memset(&c, 0, sizeof c);
@@ -2420,6 +2568,7 @@ static void analyze_root(wl_smem *sm, const wl_tu *tu, const wl_func *f) {
   wl_lctx_init(&c.lc, &c.ar);
   c.root = f;
   c.root_params_uniform = (f->flags & WL_F_GLOBAL) != 0;
+  c.multi_dim = uses_multi_dim(f);
   c.fn = f;
   c.record = true;
   c.step_limit = STEP_BUDGET;

@@ -16,9 +16,16 @@
  * counts are unrolled; others run twice with fresh symbols for what the loop
  * changes, so one iteration's accesses meet the next one's.
  *
- * Assumptions (documented in rules/missing-syncwarp.md): blockDim.x is a
- * multiple of 32, so a warp is 32 consecutive threadIdx.x (threadIdx.x ==
- * 32*W + lane) and threadIdx.y/z are warp-uniform. */
+ * Assumptions (documented in rules/missing-syncwarp.md): in a kernel that
+ * uses only threadIdx.x, blockDim.x is a positive multiple of 32, so a warp
+ * is 32 consecutive threadIdx.x (threadIdx.x == 32*W + lane). A kernel that
+ * (or whose callees) uses threadIdx.y or .z may have warps that span rows:
+ * there threadIdx.x/y/z are unknown lane-dependent values (only a cooperative
+ * group's thread_rank() stays exact). Where the analysis cannot be exact it
+ * stays quiet: host-chosen numbers (kernel and template arguments) keep the
+ * lanes of a warp apart, an unknown factor of the lane is not zero, and two
+ * lanes that both have to pass conditions it cannot evaluate per lane are
+ * not paired (see check_pair in shared.c). */
 #ifndef WARPLINT_SHARED_H
 #define WARPLINT_SHARED_H
 

@@ -129,6 +129,56 @@ START_TEST(test_feasibility) {
 }
 END_TEST
 
+START_TEST(test_feasibility_relations) {
+  forms f;
+  forms_init(&f);
+  wl_lcons v[4];
+  /* o = x >> 1 is below x when x >= 1: o == x needs x == 0 */
+  unsigned x = wl_sym_fresh(&f.lc, "x", 0, WL_INF);
+  const wl_lform *xf = wl_lf_sym(&f.lc, x, 1);
+  const wl_lform *o = wl_lf_op(&f.lc, WL_LOP_SHR, xf, k(&f, 1));
+  ck_assert(wl_lf_uniform(o) && !wl_lf_equal(o, xf));
+  v[0] = cons(wl_lf_sub(&f.lc, o, xf), 0, WL_C_EQ);
+  ck_assert(wl_lcons_feasible(&f.lc, v, 1)); /* x == 0 */
+  v[1] = cons(xf, 0, WL_C_NE);
+  ck_assert(!wl_lcons_feasible(&f.lc, v, 2));
+  /* o == x - 1 holds for x == 1 and x == 2 */
+  v[0] = cons(wl_lf_sub(&f.lc, wl_lf_add(&f.lc, o, k(&f, 1)), xf), 0, WL_C_EQ);
+  ck_assert(wl_lcons_feasible(&f.lc, v, 2));
+  /* x / 4 == 3 and x <= 11 contradict */
+  const wl_lform *q = wl_lf_op(&f.lc, WL_LOP_DIV, xf, k(&f, 4));
+  v[0] = cons(wl_lf_sub(&f.lc, q, k(&f, 3)), 0, WL_C_EQ);
+  v[1] = cons(wl_lf_sub(&f.lc, xf, k(&f, 11)), 0, WL_C_LE);
+  ck_assert(!wl_lcons_feasible(&f.lc, v, 2));
+  v[1] = cons(wl_lf_sub(&f.lc, xf, k(&f, 12)), 0, WL_C_LE);
+  ck_assert(wl_lcons_feasible(&f.lc, v, 2));
+  /* a != on a variable that bounds pin to 0 is decided even when another
+   * variable is unbounded (the != row is split into < and >) */
+  unsigned y = wl_sym_fresh(&f.lc, "y", 0, 3), z = wl_sym_fresh(&f.lc, "z", -WL_INF, WL_INF);
+  const wl_lform *yf = wl_lf_sym(&f.lc, y, 1), *zf = wl_lf_sym(&f.lc, z, 1);
+  v[0] = cons(yf, 0, WL_C_NE);
+  v[1] = cons(yf, 0, WL_C_LE);
+  v[2] = cons(wl_lf_sub(&f.lc, zf, k(&f, 5)), 0, WL_C_NE);
+  ck_assert(!wl_lcons_feasible(&f.lc, v, 3));
+  v[1] = cons(wl_lf_sub(&f.lc, yf, k(&f, 1)), 0, WL_C_LE);
+  ck_assert(wl_lcons_feasible(&f.lc, v, 3));
+  /* products and operations of a host-chosen value are host-chosen */
+  unsigned p = wl_sym_named(&f.lc, NULL, "p", -WL_INF, WL_INF);
+  wl_sym_set_param(&f.lc, p);
+  const wl_lform *pf = wl_lf_sym(&f.lc, p, 1);
+  wl_lin l;
+  wl_lin_at(wl_lf_add(&f.lc, tid_x(&f), pf), 3, &l);
+  ck_assert(wl_lin_has_param(&f.lc, &l));
+  wl_lin_at(wl_lf_mul(&f.lc, xf, pf), 0, &l);
+  ck_assert(wl_lin_has_param(&f.lc, &l));
+  wl_lin_at(wl_lf_op(&f.lc, WL_LOP_DIV, pf, k(&f, 2)), 0, &l);
+  ck_assert(wl_lin_has_param(&f.lc, &l));
+  wl_lin_at(wl_lf_add(&f.lc, tid_x(&f), xf), 3, &l);
+  ck_assert(!wl_lin_has_param(&f.lc, &l));
+  forms_free(&f);
+}
+END_TEST
+
 /* ---- the analysis on parsed snippets ------------------------------------- */
 
 typedef struct fixture {
@@ -656,11 +706,173 @@ START_TEST(test_more_storage_shapes) {
 }
 END_TEST
 
+START_TEST(test_host_sizes_and_lane_factors) {
+  fixture fx = analyze("template <int N>\n"                                      /* 1 */
+                       "__global__ void k(float *g, int bdim, int n, int d) {\n" /* 2 */
+                       "  extern __shared__ float s[];\n"                        /* 3 */
+                       "  int tid = threadIdx.x, lane = tid & 31;\n"             /* 4 */
+                       "  s[tid] = g[tid];\n"                                    /* 5 */
+                       "  s[tid + bdim] = g[tid + bdim];\n"         /* 6: a block apart */
+                       "  s[tid + blockDim.x] = 0.0f;\n"            /* 7: a multiple of 32 */
+                       "  s[tid + N] = 1.0f;\n"                     /* 8: template argument */
+                       "  s[lane * d] = 2.0f;\n"                    /* 9: d * lane, d != 0 */
+                       "  __syncthreads();\n"                       /* 10 */
+                       "  if (lane < n) s[lane] += s[lane + 1];\n"  /* 11: race */
+                       "  __syncthreads();\n"                       /* 12 */
+                       "  for (unsigned o = 1; o < n; o <<= 1) {\n" /* 13 */
+                       "    unsigned a = o * (2 * tid + 1) - 1;\n"  /* 14 */
+                       "    if (tid < n / o) s[a + o] += s[a];\n"   /* 15: o >= 1 */
+                       "    __syncthreads();\n"                     /* 16 */
+                       "  }\n"                                      /* 17 */
+                       "  for (unsigned o = n; o > 0; o >>= 1)\n"   /* 18 */
+                       "    if (tid < o) s[tid] += s[tid + o];\n"   /* 19: race, o < 32 */
+                       "}\n");
+  for (unsigned line = 5; line <= 9; line++)
+    ck_assert_msg(!race_on(&fx, line), "race on line %u", line);
+  ck_assert_ptr_null(race_on(&fx, 15));
+  const wl_smem_race *r11 = race_on(&fx, 11);
+  ck_assert_ptr_nonnull(r11);
+  ck_assert_int_eq(r11->lane_second, r11->lane_first + 1); /* reads lane + 1, which it writes */
+  ck_assert_ptr_nonnull(race_on(&fx, 19));
+  ck_assert_uint_eq(nraces(&fx), 2);
+  done(&fx);
+}
+END_TEST
+
+START_TEST(test_unknown_lane_conditions) {
+  fixture fx =
+      analyze("#include <cooperative_groups.h>\n"      /* 1 */
+              "namespace cg = cooperative_groups;\n"   /* 2 */
+              "__global__ void k(int *g, int key) {\n" /* 3 */
+              "  __shared__ int s[64];\n"              /* 4 */
+              "  unsigned tid = threadIdx.x, lane = tid % 32, w = tid / 32;\n"
+              "  for (unsigned st = 1; st < blockDim.x; st *= 2) {\n" /* 6 */
+              "    if (tid % (2 * st) == 0) s[tid] += s[tid + st];\n" /* 7 */
+              "    __syncthreads();\n"                                /* 8 */
+              "  }\n"                                                 /* 9 */
+              "  if (g[tid] == key) s[w] = tid;\n"                    /* 10: at most one lane */
+              "  __syncthreads();\n"                                  /* 11 */
+              "  if (g[tid] > 0) {\n"                                 /* 12 */
+              "    s[lane] = 1;\n"                                    /* 13 */
+              "    g[tid] = s[lane ^ 1];\n"                           /* 14: both lanes must pass */
+              "  }\n"                                                 /* 15 */
+              "  __syncwarp();\n"                                     /* 16 */
+              "  s[lane] = 2;\n"                                      /* 17 */
+              "  if (g[tid] > 1) g[tid] = s[lane ^ 1];\n"             /* 18: one lane: race */
+              "  __syncwarp();\n"                                     /* 19 */
+              "  cg::thread_block_tile<32> t = cg::tiled_partition<32>(cg::this_thread_block());\n"
+              "  if (t.thread_rank() == t.size() - 1) s[w] = 3;\n" /* 21: lane 31 */
+              "  g[tid] = s[w];\n"                                 /* 22: race */
+              "}\n");
+  ck_assert_ptr_null(race_on(&fx, 7));
+  ck_assert_ptr_null(race_on(&fx, 10));
+  ck_assert_ptr_null(race_on(&fx, 14));
+  const wl_smem_race *r18 = race_on(&fx, 18), *r22 = race_on(&fx, 22);
+  ck_assert_ptr_nonnull(r18);
+  ck_assert_uint_eq(r18->first.expr->loc.line, 17);
+  ck_assert_ptr_nonnull(r22);
+  ck_assert_int_eq(r22->lane_first, 31); /* t.size() is 32 */
+  ck_assert_ptr_null(race_on(&fx, 21));
+  ck_assert_uint_eq(nraces(&fx), 2);
+  done(&fx);
+}
+END_TEST
+
+START_TEST(test_two_dim_blocks) {
+  fixture fx = analyze("#include <cooperative_groups.h>\n"                     /* 1 */
+                       "namespace cg = cooperative_groups;\n"                  /* 2 */
+                       "__device__ int row() { return threadIdx.y; }\n"        /* 3 */
+                       "__global__ void tile2d(float *g) {\n"                  /* 4 */
+                       "  __shared__ float s[4][16];\n"                        /* 5 */
+                       "  s[threadIdx.y][threadIdx.x] = g[threadIdx.x];\n"     /* 6 */
+                       "  g[threadIdx.x] = s[threadIdx.y][threadIdx.x ^ 1];\n" /* 7: not compared */
+                       "  unsigned r = cg::this_thread_block().thread_rank();\n" /* 8 */
+                       "  __shared__ float t[64];\n"                             /* 9 */
+                       "  t[r] = 1.0f;\n"                                        /* 10 */
+                       "  g[r] = t[r ^ 1];\n" /* 11: the linear rank still is 32 * W + lane */
+                       "}\n"                  /* 12 */
+                       "__global__ void called(float *g) {\n" /* 13 */
+                       "  __shared__ float s[64];\n"          /* 14 */
+                       "  s[threadIdx.x + row()] = 1.0f;\n"   /* 15 */
+                       "  g[0] = s[threadIdx.x ^ 1];\n"       /* 16: row() uses threadIdx.y */
+                       "}\n"                                  /* 17 */
+                       "__global__ void flat(float *g) {\n"   /* 18 */
+                       "  __shared__ float s[4][8];\n"        /* 19 */
+                       "  s[threadIdx.x / 8][threadIdx.x % 8] = 1.0f;\n" /* 20 */
+                       "  g[0] = s[threadIdx.x % 4][threadIdx.x / 4];\n" /* 21: race */
+                       "}\n");
+  ck_assert_ptr_null(race_on(&fx, 7));
+  ck_assert_ptr_null(race_on(&fx, 16));
+  ck_assert_ptr_nonnull(race_on(&fx, 11));
+  ck_assert_ptr_nonnull(race_on(&fx, 21));
+  for (size_t i = 0; i < wl_smem_naccesses(fx.sm); i++) {
+    const wl_smem_access *a = wl_smem_access_at(fx.sm, i);
+    unsigned line = a->expr->loc.line;
+    if (line == 6 || line == 7 || line == 15 || line == 16)
+      ck_assert_msg(!a->index_known, "line %u", line);
+    if (line == 10 || line == 20)
+      ck_assert_msg(a->index_known, "line %u", line);
+  }
+  ck_assert_uint_eq(nraces(&fx), 2);
+  done(&fx);
+}
+END_TEST
+
+START_TEST(test_narrow_types_and_loops) {
+  fixture fx = analyze("__global__ void k(float *g, short w, short pitch) {\n" /* 1 */
+                       "  __shared__ float s[4096];\n"                         /* 2 */
+                       "  unsigned lane = threadIdx.x % 32;\n"                 /* 3 */
+                       "  short ib;\n"                                         /* 4 */
+                       "  for (ib = threadIdx.x; ib < w; ib += blockDim.x)\n"  /* 5 */
+                       "    s[4 * ib] = g[ib];\n"                              /* 6 */
+                       "  for (ib = threadIdx.x; ib < w; ib += blockDim.x)\n"  /* 7 */
+                       "    s[2 * pitch + 4 * ib] = g[ib];\n" /* 8: rows a pitch apart */
+                       "  __syncthreads();\n"                 /* 9 */
+                       "  for (short i = threadIdx.x; i < w; i += blockDim.x) {\n" /* 10 */
+                       "    s[i] = 1.0f;\n"                                        /* 11 */
+                       "    g[i] = s[i + 1];\n"                    /* 12: the next lane's: race */
+                       "  }\n"                                     /* 13 */
+                       "  __syncthreads();\n"                      /* 14 */
+                       "  s[(unsigned char)(lane * 16)] = lane;\n" /* 15: wraps: lanes 0, 16 */
+                       "  __syncthreads();\n"                      /* 16 */
+                       "  s[(signed char)(lane * 8)] = lane;\n"    /* 17: not known */
+                       "  s[(short)(lane * 8)] = lane;\n"          /* 18: fits */
+                       "  __syncthreads();\n"                      /* 19 */
+                       "  short q = lane + w;\n" /* 20: unbounded through w: kept */
+                       "  s[q] = 1.0f;\n"        /* 21 */
+                       "  g[0] = s[q + 1];\n"    /* 22: race */
+                       "}\n");
+  ck_assert_ptr_null(race_on(&fx, 6));
+  ck_assert_ptr_null(race_on(&fx, 8));
+  ck_assert_ptr_nonnull(race_on(&fx, 12));
+  const wl_smem_race *r15 = race_on(&fx, 15);
+  ck_assert_ptr_nonnull(r15);
+  ck_assert_int_eq(r15->lane_first % 16, r15->lane_second % 16);
+  ck_assert(r15->element_known);
+  ck_assert_int_eq(r15->element, 16 * r15->lane_second % 256);
+  ck_assert_ptr_null(race_on(&fx, 17));
+  ck_assert_ptr_null(race_on(&fx, 18));
+  const wl_smem_race *r22 = race_on(&fx, 22);
+  ck_assert_ptr_nonnull(r22);
+  ck_assert_int_eq(r22->lane_first, r22->lane_second + 1);
+  for (size_t i = 0; i < wl_smem_naccesses(fx.sm); i++) {
+    const wl_smem_access *a = wl_smem_access_at(fx.sm, i);
+    if (a->expr->loc.line == 17)
+      ck_assert(!a->index_known);
+    if (a->expr->loc.line == 18)
+      ck_assert(a->index_known);
+  }
+  ck_assert_uint_eq(nraces(&fx), 3);
+  done(&fx);
+}
+END_TEST
+
 Suite *wl_suite_shared(void) {
   Suite *s = suite_create("shared");
   TCase *forms_tc = tcase_create("forms");
   tcase_add_test(forms_tc, test_form_lane_of_thread_index);
   tcase_add_test(forms_tc, test_feasibility);
+  tcase_add_test(forms_tc, test_feasibility_relations);
   suite_add_tcase(s, forms_tc);
   TCase *tc = tcase_create("analysis");
   tcase_add_test(tc, test_storage_through_pointers);
@@ -676,6 +888,10 @@ Suite *wl_suite_shared(void) {
   tcase_add_test(tc, test_same_element_writes_and_unknown_indexes);
   tcase_add_test(tc, test_shared_memory_template_idiom);
   tcase_add_test(tc, test_more_storage_shapes);
+  tcase_add_test(tc, test_host_sizes_and_lane_factors);
+  tcase_add_test(tc, test_unknown_lane_conditions);
+  tcase_add_test(tc, test_two_dim_blocks);
+  tcase_add_test(tc, test_narrow_types_and_loops);
   suite_add_tcase(s, tc);
   return s;
 }
