@@ -105,6 +105,11 @@ void wl_sym_set_param(wl_lctx *c, unsigned sym) {
     c->syms[sym].param = true;
 }
 
+void wl_sym_set_below(wl_lctx *c, unsigned sym, unsigned bound) {
+  if (sym > 0 && sym < c->nsyms && bound > 0 && bound < c->nsyms && bound != sym)
+    c->syms[sym].below = bound;
+}
+
 bool wl_lf_has_param(const wl_lctx *c, const wl_lform *f) {
   for (unsigned i = 1; f && i < f->n; i++)
     if (c->syms[f->t[i].sym].param)
@@ -896,6 +901,22 @@ static unsigned opaque_facts(const wl_lctx *c, unsigned sym, wl_lcons *out) {
   return k;
 }
 
+/* s - t + 1 <= 0 when s was recorded to lie below t (wl_sym_set_below). */
+static bool below_fact(const wl_lctx *c, unsigned s, unsigned t, wl_lcons *out) {
+  if (c->syms[s].below != t)
+    return false;
+  memset(out, 0, sizeof *out);
+  out->lin.ok = true;
+  out->lin.n = 2;
+  out->lin.sym[0] = s;
+  out->lin.k[0] = 1;
+  out->lin.sym[1] = t;
+  out->lin.k[1] = -1;
+  out->lin.c = 1;
+  out->op = WL_C_LE;
+  return true;
+}
+
 bool wl_lcons_feasible(const wl_lctx *c, const wl_lcons *v, unsigned n) {
   unsigned vars[MAXV], nv = 0;
   long long lo[MAXV], hi[MAXV];
@@ -928,6 +949,10 @@ bool wl_lcons_feasible(const wl_lctx *c, const wl_lcons *v, unsigned n) {
         nv++;
         if (nfacts + MAX_FACTS <= MAXR)
           nfacts += opaque_facts(c, l->sym[j], facts + nfacts);
+        for (unsigned y = 0; y + 1 < nv && nfacts < MAXR; y++) /* s < t, both met */
+          if (below_fact(c, vars[y], l->sym[j], &facts[nfacts]) ||
+              below_fact(c, l->sym[j], vars[y], &facts[nfacts]))
+            nfacts++;
       }
       r.idx[r.n] = x;
       r.k[r.n++] = l->k[j];

@@ -15,6 +15,10 @@
  * splitting a few `!=` rows into `<` and `>`, and, for small finite domains,
  * enumeration. An opaque symbol brings the facts that tie it to its operands
  * (x >> 1 lies in [(x - 1) / 2, x / 2] for x >= 0, min(a, b) <= a, ...).
+ * A symbol may be known to lie below another (wl_sym_set_below: s <= t - 1,
+ * e.g. the warp's index W in the block is at most blockDim.x / 32 - 1, since
+ * threadIdx.x < blockDim.x); the check adds that fact whenever a constraint
+ * set involves both symbols.
  * "Infeasible" answers are exact; "feasible" may be a maybe.
  *
  * A symbol may be marked as a host-chosen value (wl_sym.param: a kernel or
@@ -60,6 +64,8 @@ typedef struct wl_sym {
   /* a value chosen by the host (a kernel or template argument, a global) or a
    * product or operation involving one; see wl_sym_set_param */
   bool param;
+  /* nonzero: this symbol is at most symbol `below` minus 1 (wl_sym_set_below) */
+  unsigned below;
 } wl_sym;
 
 #define WL_LF_SMALL 1024 /* constants 0..WL_LF_SMALL-1 are made once */
@@ -80,6 +86,9 @@ unsigned wl_sym_fresh(wl_lctx *c, const char *name, long long lo, long long hi);
 /* Marks a symbol as a host-chosen value; products and operations of it made
  * afterwards are marked too. */
 void wl_sym_set_param(wl_lctx *c, unsigned sym);
+/* Records sym <= bound - 1 (sym < bound), used by wl_lcons_feasible whenever
+ * a constraint set involves both symbols (e.g. the warp index W < blockDim.x / 32). */
+void wl_sym_set_below(wl_lctx *c, unsigned sym, unsigned bound);
 
 /* Constructors. */
 const wl_lform *wl_lf_const(wl_lctx *c, long long v);

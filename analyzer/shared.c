@@ -562,11 +562,20 @@ static const wl_lform *param_form(ctx *c, const void *key, const char *name, lon
   return wl_lf_sym(&c->lc, id, 1);
 }
 
+/* In a 1-D block: K == blockDim.x / 32 (1..32) and W, the warp's index in the
+ * block, with W <= K - 1 (threadIdx.x < blockDim.x; W >= 0 from its range). */
+static unsigned warps_sym(ctx *c) { return wl_sym_named(&c->lc, NULL, "%ntid.x/32", 1, 32); }
+static unsigned warp_sym(ctx *c) {
+  unsigned w = wl_sym_named(&c->lc, NULL, "%warp", 0, 31);
+  if (!c->multi_dim) /* there blockDim.x is not 32 * K */
+    wl_sym_set_below(&c->lc, w, warps_sym(c));
+  return w;
+}
+
 /* The thread's linear rank in the block (threadIdx.x in a 1-D block). */
 static const wl_lform *thread_x(ctx *c) {
   /* threadIdx.x == 32 * W + lane (blockDim.x a multiple of 32) */
-  return wl_lf_add(&c->lc, wl_lf_lane(&c->lc),
-                   wl_lf_scale(&c->lc, sym_form(c, "%warp", 0, 31), WL_LANES));
+  return wl_lf_add(&c->lc, wl_lf_lane(&c->lc), wl_lf_sym(&c->lc, warp_sym(c), WL_LANES));
 }
 
 static bool is_int_type(unsigned t) {
@@ -1134,7 +1143,7 @@ static const val *builtin_member(ctx *c, const wl_expr *e) {
     if (d == 'x' && c->multi_dim)
       return vint(c, sym_form(c, "%ntid.x", 1, 1024), true);
     if (d == 'x')
-      return vint(c, wl_lf_scale(&c->lc, sym_form(c, "%ntid.x/32", 1, 32), WL_LANES), true);
+      return vint(c, wl_lf_sym(&c->lc, warps_sym(c), WL_LANES), true);
     return vint(c, sym_form(c, d == 'y' ? "%ntid.y" : "%ntid.z", 1, d == 'y' ? 1024 : 64), true);
   }
   if (is_builtin_obj(b, "blockIdx"))

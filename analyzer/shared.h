@@ -18,7 +18,8 @@
  *
  * Assumptions (documented in rules/missing-syncwarp.md): in a kernel that
  * uses only threadIdx.x, blockDim.x is a positive multiple of 32, so a warp
- * is 32 consecutive threadIdx.x (threadIdx.x == 32*W + lane). A kernel that
+ * is 32 consecutive threadIdx.x (threadIdx.x == 32*W + lane, blockDim.x ==
+ * 32*K, and threadIdx.x < blockDim.x gives 0 <= W <= K - 1). A kernel that
  * (or whose callees) uses threadIdx.y or .z may have warps that span rows:
  * there threadIdx.x/y/z are unknown lane-dependent values (only a cooperative
  * group's thread_rank() stays exact). Where the analysis cannot be exact it

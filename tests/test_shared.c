@@ -867,6 +867,43 @@ START_TEST(test_narrow_types_and_loops) {
 }
 END_TEST
 
+START_TEST(test_thread_below_block_size) {
+  /* the solver: W <= K - 1 once recorded (threadIdx.x < blockDim.x == 32 * K) */
+  forms f;
+  forms_init(&f);
+  unsigned kk = wl_sym_named(&f.lc, NULL, "K", 1, 32);
+  wl_lcons ge; /* K - W <= 0 */
+  wl_lin_sub(&(wl_lin){.ok = true, .n = 1, .sym = {kk}, .k = {1}},
+             &(wl_lin){.ok = true, .n = 1, .sym = {f.w}, .k = {1}}, &ge.lin);
+  ge.op = WL_C_LE;
+  ck_assert(wl_lcons_feasible(&f.lc, &ge, 1));
+  wl_sym_set_below(&f.lc, f.w, kk);
+  ck_assert(!wl_lcons_feasible(&f.lc, &ge, 1));
+  ge.lin.c = 1; /* K - W + 1 <= 0 */
+  ck_assert(!wl_lcons_feasible(&f.lc, &ge, 1));
+  ge.lin.c = -1; /* K - W - 1 <= 0: W == K - 1 */
+  ck_assert(wl_lcons_feasible(&f.lc, &ge, 1));
+  forms_free(&f);
+  /* the analysis (cudpp crpcrKernel): a + 2*blockDim.x + 1 is past every
+   * a[2 * threadIdx.x + 1]; a reach of blockDim.x - 31 still meets */
+  fixture fx = analyze("__global__ void k(float *g) {\n"                  /* 1 */
+                       "  extern __shared__ float a[];\n"                 /* 2 */
+                       "  unsigned n = blockDim.x * 2;\n"                 /* 3 */
+                       "  float *aa = &a[n + 1];\n"                       /* 4 */
+                       "  aa[threadIdx.x] = a[threadIdx.x * 2 + 1];\n"    /* 5: no race */
+                       "  __syncthreads();\n"                             /* 6 */
+                       "  a[threadIdx.x * 2 + 1] = aa[threadIdx.x];\n"    /* 7: no race */
+                       "  __syncthreads();\n"                             /* 8 */
+                       "  a[threadIdx.x] = a[threadIdx.x + blockDim.x - 31];\n" /* 9: race */
+                       "}\n");
+  ck_assert_ptr_null(race_on(&fx, 5));
+  ck_assert_ptr_null(race_on(&fx, 7));
+  ck_assert_ptr_nonnull(race_on(&fx, 9));
+  ck_assert_uint_eq(nraces(&fx), 1);
+  done(&fx);
+}
+END_TEST
+
 Suite *wl_suite_shared(void) {
   Suite *s = suite_create("shared");
   TCase *forms_tc = tcase_create("forms");
@@ -892,6 +929,7 @@ Suite *wl_suite_shared(void) {
   tcase_add_test(tc, test_unknown_lane_conditions);
   tcase_add_test(tc, test_two_dim_blocks);
   tcase_add_test(tc, test_narrow_types_and_loops);
+  tcase_add_test(tc, test_thread_below_block_size);
   suite_add_tcase(s, tc);
   return s;
 }
