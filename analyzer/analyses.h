@@ -7,9 +7,11 @@
 
 typedef struct wl_analyses {
   const wl_tu *tu;
-  void *lanes; /* struct wl_lanes (lanes.h), NULL until asked for */
-  void *smem;  /* struct wl_smem (shared.h), NULL until asked for */
-  void *fixer; /* state the rules' fixes share within a TU (rules/mask_fix.h) */
+  void *lanes;     /* struct wl_lanes (lanes.h), NULL until asked for */
+  void *smem;      /* struct wl_smem (shared.h), NULL until asked for */
+  void *fixer;     /* state the rules' fixes share within a TU (rules/mask_fix.h) */
+  int whole_warps; /* options of the lane analysis: 0 its default, 1 true, 2 false */
+  int rows_are_warps;
   void (*fixer_free)(void *);
 } wl_analyses;
 

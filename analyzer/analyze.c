@@ -9,6 +9,10 @@ void wl_run_rules(const wl_tu *tu, const char *display_path, const wl_analyze_op
                   wl_findings *out) {
   wl_analyses an;
   wl_analyses_init(&an, tu);
+  if (o) {
+    an.whole_warps = o->whole_warps;
+    an.rows_are_warps = o->rows_are_warps;
+  }
   wl_findings local;
   wl_findings_init(&local);
   wl_rule_ctx ctx = {tu, &local, display_path, &an, o && o->parse.arch ? o->parse.arch : 75};

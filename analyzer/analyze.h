@@ -15,6 +15,8 @@ typedef struct wl_analyze_opts {
   const wl_severity *severity; /* per rule override; NULL: defaults */
   /* suppress.h: report suppression comments that silenced nothing */
   bool report_unused_suppressions;
+  int whole_warps;    /* lane analysis (lanes.h): 0 its default (true), 1 true, 2 false */
+  int rows_are_warps; /* lane analysis: 0 its default (false), 1 true, 2 false */
 } wl_analyze_opts;
 
 /* Analyzes `path` (contents NULL: read from disk). Findings are appended to out. */

@@ -381,6 +381,9 @@ static void prepare_jobs(run_ctx *rc) {
     j->ao.enabled = j->prof ? j->prof->enabled : NULL;
     j->ao.severity = cfg ? cfg->severity : NULL;
     j->ao.report_unused_suppressions = o->report_unused;
+    /* config: -1 unset, 0 false, 1 true; analysis: 0 default, 1 true, 2 false */
+    j->ao.whole_warps = !cfg || cfg->whole_warps < 0 ? 0 : cfg->whole_warps ? 1 : 2;
+    j->ao.rows_are_warps = !cfg || cfg->rows_are_warps < 0 ? 0 : cfg->rows_are_warps ? 1 : 2;
   }
 }
 

@@ -163,7 +163,8 @@ static void strip_comment(char *line) {
   }
 }
 
-static const char *const general_keys[] = {"exclude", "extensions", "clang-args", "cuda-arch"};
+static const char *const general_keys[] = {"exclude",   "extensions",  "clang-args",
+                                           "cuda-arch", "whole-warps", "rows-are-warps"};
 #define NGENERAL (sizeof general_keys / sizeof general_keys[0])
 
 typedef struct cfg_parser {
@@ -282,6 +283,17 @@ static bool general_key(cfg_parser *cp, size_t k, char *value) {
     if (!unquote(&value) || !(c->arch = wl_parse_arch(value)))
       ok = fail(cp, "cuda-arch: '%s' is not a GPU architecture (expected e.g. sm_80)", value);
     break;
+  case 4: /* whole-warps */
+  case 5: /* rows-are-warps */ {
+    int *dst = k == 4 ? &c->whole_warps : &c->rows_are_warps;
+    if (unquote(&value) && strcmp(value, "true") == 0)
+      *dst = 1;
+    else if (strcmp(value, "false") == 0)
+      *dst = 0;
+    else
+      ok = fail(cp, "%s: '%s' is not true or false", general_keys[k], value);
+    break;
+  }
   }
   wl_vec_free(&items);
   return ok;
@@ -319,6 +331,7 @@ static void config_init(wl_config *c, const char *path, const char *dir) {
   memset(c, 0, sizeof *c);
   c->path = wl_xstrdup(path);
   c->dir = wl_xstrdup(dir);
+  c->whole_warps = c->rows_are_warps = -1;
   c->rules = wl_xcalloc(wl_nrules ? wl_nrules : 1, sizeof *c->rules);
   c->severity = wl_xcalloc(wl_nrules ? wl_nrules : 1, sizeof *c->severity);
   for (size_t i = 0; i < wl_nrules; i++)
@@ -386,7 +399,7 @@ bool wl_config_parse(const char *path, const char *dir, const char *text, wl_con
                ? fail(&cp, "rule '%s' must be set in the [rules] section", key)
                : fail(&cp,
                       "unknown key '%s' (expected exclude, extensions, clang-args, cuda-arch, "
-                      "or a [rules] section)",
+                      "whole-warps, rows-are-warps, or a [rules] section)",
                       key);
       break;
     }

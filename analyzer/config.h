@@ -7,6 +7,8 @@
 //   extensions = cu, cuh                 # searched in directories
 //   clang-args = -DFOO -Iinclude         # split like a shell; -I relative to this file
 //   cuda-arch = sm_80
+//   whole-warps = true                   # blocks are whole warps (default true)
+//   rows-are-warps = false               # a warp never spans threadIdx.y rows (default false)
 //
 //   [rules]
 //   legacy-intrinsic = off | on | note | warning | error
@@ -39,6 +41,8 @@ typedef struct wl_config {
   wl_vec extensions;      /* char* without the dot; empty: not set */
   wl_vec clang_args;      /* char* */
   unsigned arch;          /* 0: not set */
+  int whole_warps;        /* lane analysis: -1 not set, 0 false, 1 true */
+  int rows_are_warps;     /* lane analysis: -1 not set, 0 false, 1 true */
 } wl_config;
 
 /* Parses text (the contents of path; dir is the base for relative paths).

@@ -1301,8 +1301,15 @@ void wl_lanes_free(wl_lanes *L) {
 }
 
 wl_lanes *wl_lanes_of(wl_analyses *an) {
-  if (!an->lanes)
-    an->lanes = wl_lanes_new(an->tu, NULL);
+  if (!an->lanes) {
+    wl_lanes_opts o;
+    wl_lanes_opts_init(&o);
+    if (an->whole_warps)
+      o.whole_warps = an->whole_warps == 1;
+    if (an->rows_are_warps)
+      o.rows_are_warps = an->rows_are_warps == 1;
+    an->lanes = wl_lanes_new(an->tu, &o);
+  }
   return an->lanes;
 }
 

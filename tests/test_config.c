@@ -108,6 +108,27 @@ static const struct {
     {" = x\n", ".warplint:1: missing key"},
 };
 
+START_TEST(test_lane_assumptions) {
+  wl_config c;
+  wl_buf err;
+  wl_buf_init(&err);
+  ck_assert(wl_config_parse("/p/.warplint", "/p", "cuda-arch = sm_80\n", &c, &err));
+  ck_assert_int_eq(c.whole_warps, -1);
+  ck_assert_int_eq(c.rows_are_warps, -1);
+  wl_config_free(&c);
+  ck_assert(wl_config_parse("/p/.warplint", "/p",
+                            "whole-warps = false\nrows-are-warps = \"true\"\n", &c, &err));
+  ck_assert_int_eq(c.whole_warps, 0);
+  ck_assert_int_eq(c.rows_are_warps, 1);
+  wl_config_free(&c);
+  ck_assert(!wl_config_parse("/p/.warplint", "/p", "\nrows-are-warps = 3\n", &c, &err));
+  ck_assert_ptr_nonnull(
+      strstr(wl_buf_str(&err), "/p/.warplint:2: rows-are-warps: '3' is not true or false"));
+  wl_config_free(&c);
+  wl_buf_free(&err);
+}
+END_TEST
+
 START_TEST(test_errors) {
   wl_config c;
   wl_buf err;
@@ -186,6 +207,7 @@ Suite *wl_suite_config(void) {
   tcase_add_test(tc, test_rule_values);
   tcase_add_loop_test(tc, test_errors, 0, (int)(sizeof bad / sizeof bad[0]));
   tcase_add_test(tc, test_load_missing);
+  tcase_add_test(tc, test_lane_assumptions);
   suite_add_tcase(s, tc);
   tc = tcase_create("globs");
   tcase_add_loop_test(tc, test_globs, 0, (int)(sizeof globs / sizeof globs[0]));

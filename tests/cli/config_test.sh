@@ -91,4 +91,15 @@ expect_exit 2 -- "$WL" --config "$T/bad.warplint" "$R/other"
 contains "$T/err" "bad.warplint:2: unknown rule 'no-such-rule'" "--config: unknown rule"
 lacks "$T/out" "o.cu" "--config broken: nothing analyzed"
 
+# whole-warps = false: `threadIdx.x < 32` is no longer taken as warp-uniform
+mkdir -p "$T/ww"
+printf '__global__ void k(int *out) {\n  int v = out[threadIdx.x];\n  if (threadIdx.x < 32)\n    v += __shfl_xor_sync(0xffffffff, v, 1);\n  out[threadIdx.x] = v;\n}\n' >"$T/ww/k.cu"
+expect_exit 0 -- "$WL" "$T/ww/k.cu"
+printf 'whole-warps = false\n' >"$T/ww/.warplint"
+expect_exit 1 -- "$WL" "$T/ww/k.cu"
+contains "$T/out" "k.cu:4:10: warning: .*\[full-mask-divergent\]" "whole-warps = false makes threadIdx.x < 32 lane-dependent"
+printf 'whole-warps = sometimes\n' >"$T/ww/.warplint"
+expect_exit 2 -- "$WL" "$T/ww/k.cu"
+contains "$T/err" ".warplint:1: whole-warps: 'sometimes' is not true or false" "whole-warps: bad value"
+
 finish "config tests"
