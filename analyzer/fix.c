@@ -252,14 +252,17 @@ static size_t count_lines(const char *t, size_t len) {
   return n + (len > 0 && t[len - 1] != '\n');
 }
 
-/* Lines [first, last] changed by edits [e0, e1) (edits on the same line merged). */
+/* Lines [first, end) replaced by edits [e0, e1) (edits touching a common line
+ * are merged). A whole-line insertion (at a line start, ending in a newline)
+ * replaces no line: first == end. */
 typedef struct span {
-  size_t first, last, e0, e1;
+  size_t first, end, e0, e1;
 } span;
 
-static size_t edit_last_line(const lines *L, const wl_edit *e) {
-  size_t end = e->offset + e->length;
-  return line_of(L, e->length > 0 ? end - 1 : e->offset);
+static bool line_insertion(const lines *L, const wl_edit *e) {
+  size_t tl = strlen(e->text);
+  return e->length == 0 && tl > 0 && e->text[tl - 1] == '\n' &&
+         L->start[line_of(L, e->offset)] == e->offset;
 }
 
 bool wl_unified_diff(const char *path, const char *old, size_t oldlen, const wl_edit *edits,
@@ -276,13 +279,23 @@ bool wl_unified_diff(const char *path, const char *old, size_t oldlen, const wl_
   span *sp = wl_xmalloc(n * sizeof *sp);
   size_t ns = 0;
   for (size_t i = 0; i < n; i++) {
-    size_t fl = line_of(&L, edits[i].offset), ll = edit_last_line(&L, &edits[i]);
-    if (ns && fl <= sp[ns - 1].last) {
-      if (ll > sp[ns - 1].last)
-        sp[ns - 1].last = ll;
+    size_t first = line_of(&L, edits[i].offset), end;
+    if (edits[i].offset >= oldlen && oldlen > 0 && old[oldlen - 1] == '\n')
+      first = end = L.n; /* an insertion at the very end */
+    else if (line_insertion(&L, &edits[i]))
+      end = first;
+    else {
+      size_t last_off = edits[i].offset + edits[i].length;
+      end = line_of(&L, edits[i].length > 0 ? last_off - 1 : edits[i].offset) + 1;
+    }
+    bool merge = ns && (first < sp[ns - 1].end ||
+                        (first == sp[ns - 1].first && first == sp[ns - 1].end && end == first));
+    if (merge) {
+      if (end > sp[ns - 1].end)
+        sp[ns - 1].end = end;
       sp[ns - 1].e1 = i + 1;
     } else {
-      sp[ns++] = (span){fl, ll, i, i + 1};
+      sp[ns++] = (span){first, end, i, i + 1};
     }
   }
   const size_t ctx = 3;
@@ -291,17 +304,17 @@ bool wl_unified_diff(const char *path, const char *old, size_t oldlen, const wl_
   wl_buf_printf(out, "--- a/%s\n+++ b/%s\n", path, path);
   for (size_t h = 0; h < ns && ok;) {
     size_t h1 = h + 1; /* spans [h, h1) form one hunk */
-    while (h1 < ns && sp[h1].first <= sp[h1 - 1].last + 1 + 2 * ctx)
+    while (h1 < ns && sp[h1].first <= sp[h1 - 1].end + 2 * ctx)
       h1++;
     size_t ctx_b = sp[h].first >= ctx ? sp[h].first - ctx : 0;
-    size_t ctx_e = sp[h1 - 1].last + 1 + ctx <= L.n ? sp[h1 - 1].last + 1 + ctx : L.n;
+    size_t ctx_e = sp[h1 - 1].end + ctx <= L.n ? sp[h1 - 1].end + ctx : L.n;
     wl_buf body;
     wl_buf_init(&body);
     size_t old_count = ctx_e - ctx_b, new_count = old_count;
     size_t line = ctx_b;
     for (size_t k = h; k < h1 && ok; k++) {
       emit_lines(&body, ' ', old + L.start[line], L.start[sp[k].first] - L.start[line]);
-      size_t rb = L.start[sp[k].first], re = L.start[sp[k].last + 1];
+      size_t rb = L.start[sp[k].first], re = L.start[sp[k].end];
       wl_buf nb;
       wl_buf_init(&nb);
       size_t pos = rb;
@@ -317,10 +330,10 @@ bool wl_unified_diff(const char *path, const char *old, size_t oldlen, const wl_
       wl_buf_add(&nb, old + pos, re - pos);
       emit_lines(&body, '-', old + rb, re - rb);
       emit_lines(&body, '+', wl_buf_str(&nb), nb.len);
-      size_t removed = sp[k].last + 1 - sp[k].first, added = count_lines(wl_buf_str(&nb), nb.len);
+      size_t removed = sp[k].end - sp[k].first, added = count_lines(wl_buf_str(&nb), nb.len);
       new_count = new_count - removed + added;
       wl_buf_free(&nb);
-      line = sp[k].last + 1;
+      line = sp[k].end;
     }
     emit_lines(&body, ' ', old + L.start[line], L.start[ctx_e] - L.start[line]);
     wl_buf_printf(out, "@@ -%zu,%zu +%ld,%zu @@\n", old_count ? ctx_b + 1 : ctx_b, old_count,

@@ -98,7 +98,7 @@ START_TEST(test_unified_diff) {
   ck_assert(wl_unified_diff("k.cu", src, strlen(src), e, 2, &out));
   ck_assert_str_eq(wl_buf_str(&out), "--- a/k.cu\n+++ b/k.cu\n"
                                      "@@ -1,5 +1,5 @@\n a\n-b\n+B\n c\n d\n e\n"
-                                     "@@ -12,5 +12,6 @@\n l\n m\n n\n-o\n+new\n+o\n p\n");
+                                     "@@ -12,5 +12,6 @@\n l\n m\n n\n+new\n o\n p\n");
   wl_buf_free(&out);
 }
 END_TEST
