@@ -432,7 +432,13 @@ static lv binop(walker *W, const wl_expr *e, int op, lv a, lv b) {
   case WL_B_ADD_ASSIGN:
   case WL_B_SUB:
   case WL_B_SUB_ASSIGN:
-    if ((a.shape & SH_TID) && (b.shape & SH_M32) && lv_ld_free(b))
+    if ((op == WL_B_SUB || op == WL_B_SUB_ASSIGN) && ww && (a.shape & SH_TID) &&
+        (b.shape & SH_LANE)) {
+      /* thread id - lane id: the warp's first thread, warp-uniform (like tid & ~31) */
+      r = LV_UNIFORM;
+      r.flags = (a.flags | b.flags) & ~LV_LD;
+      r.shape = SH_M32;
+    } else if ((a.shape & SH_TID) && (b.shape & SH_M32) && lv_ld_free(b))
       r.shape = SH_TID;
     else if ((op == WL_B_ADD || op == WL_B_ADD_ASSIGN) && (b.shape & SH_TID) &&
              (a.shape & SH_M32) && lv_ld_free(a))

@@ -170,6 +170,18 @@ START_TEST(test_thread_ids) {
   ck_assert(!dep(&fx, "t / 32"));
   ck_assert(!dep(&fx, "warp_of(threadIdx.x) + warp_of(t3)"));
   done(&fx);
+  /* the warp's first thread, written as thread id minus lane id (cudpp's multisplit) */
+  fx = analyze("__global__ void k(int *p, unsigned n) {\n"
+               "  unsigned index = threadIdx.x + blockIdx.x * blockDim.x;\n"
+               "  unsigned laneId = threadIdx.x & 0x1F;\n"
+               "  unsigned base = (index - laneId) * 4;\n"
+               "  if (base >= n) return;\n"
+               "  p[index] = __ballot_sync(0xffffffff, p[index] > 0);\n"
+               "  p[0] = index + laneId;\n"
+               "}\n");
+  ck_assert(!dep(&fx, "(index - laneId) * 4"));
+  ck_assert(dep(&fx, "index + laneId"));
+  done(&fx);
   /* one warp per row of a (32, n) block: threadIdx.y is the same for the whole warp */
   static const char *rows = "__global__ void k(int *p) {\n"
                             "  int row = blockIdx.x * blockDim.y + threadIdx.y;\n"
