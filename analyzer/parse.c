@@ -83,6 +83,8 @@ typedef struct lower_ctx {
   wl_vec globals; /* wl_var* */
   wl_vec calls;   /* wl_expr* (CALL) to link to callees */
   wl_func *cur_func;
+  CXSourceRangeList *skipped; /* preprocessor-skipped ranges of the main file (lazy) */
+  bool skipped_done;
 } lower_ctx;
 
 static wl_arena *A(lower_ctx *L) { return &L->tu->arena; }
@@ -878,6 +880,30 @@ static bool for_slots(lower_ctx *L, CXCursor c, kids *k, int *slot) {
   return true;
 }
 
+/* Whether a main-file offset lies in a range the preprocessor skipped
+ * (#if 0, the inactive side of #ifdef ...): tokenizing an extent sees them. */
+static bool in_skipped(lower_ctx *L, CXSourceLocation sl) {
+  if (!L->skipped_done) {
+    L->skipped = clang_getSkippedRanges(L->ctu, L->main_file);
+    L->skipped_done = true;
+  }
+  if (!L->skipped)
+    return false;
+  CXFile f = NULL;
+  unsigned off = 0;
+  clang_getExpansionLocation(sl, &f, NULL, NULL, &off);
+  if (!f || !clang_File_isEqual(f, L->main_file))
+    return false;
+  for (unsigned i = 0; i < L->skipped->count; i++) {
+    unsigned b = 0, e = 0;
+    clang_getExpansionLocation(clang_getRangeStart(L->skipped->ranges[i]), NULL, NULL, NULL, &b);
+    clang_getExpansionLocation(clang_getRangeEnd(L->skipped->ranges[i]), NULL, NULL, NULL, &e);
+    if (off >= b && off < e)
+      return true;
+  }
+  return false;
+}
+
 static char *asm_text(lower_ctx *L, CXCursor c, wl_stmt *s) {
   CXToken *toks = NULL;
   unsigned n = 0;
@@ -889,6 +915,8 @@ static char *asm_text(lower_ctx *L, CXCursor c, wl_stmt *s) {
   unsigned starts[64], np = 0;
   for (unsigned i = 0; i < n; i++) {
     CXTokenKind tk = clang_getTokenKind(toks[i]);
+    if (in_skipped(L, clang_getTokenLocation(L->ctu, toks[i])))
+      continue;
     CXString str = clang_getTokenSpelling(L->ctu, toks[i]);
     const char *sp = clang_getCString(str);
     if (tk == CXToken_Punctuation && sp) {
@@ -1527,6 +1555,8 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
   wl_vec_free(&L.funcs);
   wl_vec_free(&L.globals);
   wl_vec_free(&L.calls);
+  if (L.skipped)
+    clang_disposeSourceRangeList(L.skipped);
   free(L.vars);
   free(L.files);
   free(L.macros);
