@@ -205,30 +205,50 @@ static const wl_stmt *parent_of(const wl_func *f, const wl_stmt *s) {
   return sp.parent;
 }
 
+/* Whether statement t races with itself and has the shape the Listing 8
+ * rewrite takes, run by the whole warp: its rewrite then ends with a barrier. */
+static bool ends_with_barrier_after_fix(wl_rule_ctx *ctx, const wl_smem *sm, const wl_stmt *t) {
+  const wl_expr *x = t->kind == WL_S_EXPR ? t->expr : NULL;
+  if (!x || x->kind != WL_E_BINARY || !wl_binop_is_assign(x->op) || t->macro)
+    return false;
+  bool intra = false;
+  for (size_t i = 0, n = wl_smem_nraces(sm); i < n && !intra; i++) {
+    const wl_smem_race *o = wl_smem_race_at(sm, i);
+    intra = o->first.stmt == t && o->second.stmt == t;
+  }
+  char bar[48];
+  return intra && barrier_for(ctx, t, bar, sizeof bar);
+}
+
 static void fix_statement(wl_rule_ctx *ctx, const wl_smem *sm, wl_finding *fd,
                           const wl_smem_race *r) {
   const wl_stmt *s = r->second.stmt;
-  bool intra = false, before = false;
+  bool intra = false, before = false, lead = false;
   for (size_t i = 0, n = wl_smem_nraces(sm); i < n; i++) {
     const wl_smem_race *o = wl_smem_race_at(sm, i);
     if (o->second.stmt != s)
       continue;
-    if (o->first.stmt == s)
+    if (o->first.stmt == s) {
       intra = true; /* also covers the same statement in the next iteration */
-    else
+    } else {
       before = true;
+      /* no barrier of our own is needed first when the earlier statement's
+       * own rewrite ends with one */
+      if (!ends_with_barrier_after_fix(ctx, sm, o->first.stmt))
+        lead = true;
+    }
   }
   char bar[48];
   bool done = false;
   const wl_stmt *parent = parent_of(r->second.func, s);
   if (barrier_for(ctx, s, bar, sizeof bar)) {
     if (intra)
-      done = rewrite_read_modify_write(ctx, fd, s, bar, before);
+      done = rewrite_read_modify_write(ctx, fd, s, bar, lead);
     else if (before && parent && parent->kind == WL_S_COMPOUND)
       done = barrier_before(ctx, fd, s, bar);
   } else if (parent && parent->kind == WL_S_IF && parent->then_s == s &&
              barrier_for(ctx, parent, bar, sizeof bar)) {
-    done = rewrite_if(ctx, fd, parent, s, bar, before);
+    done = rewrite_if(ctx, fd, parent, s, bar, lead);
   }
   if (!done) {
     wl_fix_clear(fd);
