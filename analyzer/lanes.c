@@ -202,6 +202,9 @@ struct finfo {
   pmap loops;                 /* wl_stmt * -> loopinfo * */
   uint64_t param_ld;
   bool entry_partial;
+  /* Evidence that a warp never spans two rows (see lanes.h): rows_y makes
+   * threadIdx.y and threadIdx.z warp-uniform here, rows_z threadIdx.z only. */
+  bool rows_y, rows_z;
 };
 
 struct wl_lanes {
@@ -710,7 +713,9 @@ static lv eval_member(walker *W, const wl_expr *e) {
   const wl_var *bv = base ? builtin_var(base) : NULL;
   if (bv && var_named(bv, "threadIdx")) {
     lv r = LV_UNIFORM;
-    r.flags = name_is(e, "x") || !W->L->opts.rows_are_warps ? LV_LD : 0;
+    bool uni = !name_is(e, "x") &&
+               (W->L->opts.rows_are_warps || W->fi->rows_y || (name_is(e, "z") && W->fi->rows_z));
+    r.flags = uni ? 0 : LV_LD;
     if (W->L->opts.whole_warps)
       r.shape = name_is(e, "x") ? SH_TID : SH_YZ;
     record(W, base, r);
@@ -1102,6 +1107,168 @@ static void walk(walker *W, const wl_stmt *s, exits *ex) {
   W->chain = saved;
 }
 
+/* ---- evidence that warps are rows ----------------------------------------- */
+
+/* threadIdx.<dim>, through casts */
+static bool is_tid(const wl_expr *e, const char *dim) {
+  e = wl_expr_strip(e);
+  if (!e || e->kind != WL_E_MEMBER || e->nargs < 1 || !name_is(e, dim))
+    return false;
+  return var_named(builtin_var(e->args[0]), "threadIdx");
+}
+
+static bool is_warpsize(const wl_expr *e) { return var_named(builtin_var(e), "warpSize"); }
+
+/* threadIdx.<dim> * K (either order) with K 32 or warpSize; *ws: K is warpSize itself */
+static bool row_stride(const wl_expr *e, const char *dim, bool *ws) {
+  e = wl_expr_strip(e);
+  if (!e || e->kind != WL_E_BINARY || e->op != WL_B_MUL || e->nargs != 2)
+    return false;
+  for (int i = 0; i < 2; i++) {
+    const wl_expr *k = e->args[1 - i];
+    long long c;
+    if (!is_tid(e->args[i], dim))
+      continue;
+    if (is_warpsize(k)) {
+      *ws = true;
+      return true;
+    }
+    if (fold(k, &c) && c == 32)
+      return true;
+  }
+  return false;
+}
+
+/* threadIdx.x + 32 * threadIdx.<dim> (any order), or threadIdx.<dim> * warpSize */
+static bool row_evidence(const wl_expr *e, const char *dim) {
+  bool ws = false;
+  if (row_stride(e, dim, &ws) && ws)
+    return true;
+  if (e->kind != WL_E_BINARY || e->op != WL_B_ADD || e->nargs != 2)
+    return false;
+  return (is_tid(e->args[0], "x") && row_stride(e->args[1], dim, &ws)) ||
+         (is_tid(e->args[1], "x") && row_stride(e->args[0], dim, &ws));
+}
+
+/* blockDim.x == K with K a multiple of 32 (warpSize), either order */
+static bool bdx_is_warps(const wl_expr *e) {
+  e = wl_expr_strip(e);
+  if (!e || e->kind != WL_E_BINARY || e->op != WL_B_EQ || e->nargs != 2)
+    return false;
+  for (int i = 0; i < 2; i++) {
+    const wl_expr *d = wl_expr_strip(e->args[i]), *k = e->args[1 - i];
+    long long c;
+    if (d && d->kind == WL_E_MEMBER && d->nargs >= 1 && name_is(d, "x") &&
+        var_named(builtin_var(d->args[0]), "blockDim") &&
+        (is_warpsize(k) || (fold(k, &c) && c > 0 && c % 32 == 0)))
+      return true;
+  }
+  return false;
+}
+
+/* Whether e (within a few levels of wrappers, &&, calls) satisfies pred. */
+static bool has_within(const wl_expr *e, bool (*pred)(const wl_expr *), int depth) {
+  if (!e || depth < 0)
+    return false;
+  if (pred(e))
+    return true;
+  if (e->kind == WL_E_BINARY && e->op != WL_B_LAND)
+    return false;
+  for (unsigned i = 0; i < e->nargs; i++)
+    if (has_within(e->args[i], pred, depth - 1))
+      return true;
+  return false;
+}
+
+/* __assert_fail("cond", "file", line, "func") (unresolved calls are WL_E_OTHER) */
+static bool is_assert_fail(const wl_expr *e) {
+  if (e->kind == WL_E_CALL && e->name && strstr(e->name, "assert"))
+    return true;
+  return e->kind == WL_E_OTHER && e->nargs >= 3 && e->args[1]->kind == WL_E_STRING &&
+         e->args[2]->kind == WL_E_STRING;
+}
+
+/* assert(blockDim.x == 32): cond ? (void)0 : __assert_fail(...) */
+static bool assert_evidence(const wl_expr *e) {
+  if (e->kind != WL_E_COND || e->nargs != 3)
+    return false;
+  return has_within(e->args[0], bdx_is_warps, 4) &&
+         (has_within(e->args[1], is_assert_fail, 3) || has_within(e->args[2], is_assert_fail, 3));
+}
+
+static bool find_row_evidence(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  finfo *fi = ud;
+  if (e->kind == WL_E_BINARY) {
+    fi->rows_y = fi->rows_y || row_evidence(e, "y");
+    fi->rows_z = fi->rows_z || row_evidence(e, "z");
+  } else if (assert_evidence(e)) {
+    fi->rows_y = true;
+  }
+  return true;
+}
+
+static bool collect_calls(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  if (e->kind == WL_E_CALL)
+    wl_vec_push(ud, (void *)e);
+  return true;
+}
+
+/* Own evidence, then the functions that only such functions call (transitively). */
+static void rows_evidence(wl_lanes *L) {
+  for (unsigned k = 0; k < L->nfi; k++) {
+    finfo *fi = &L->fi[k];
+    if (!fi->analyzed)
+      continue;
+    wl_visitor v = {NULL, find_row_evidence, fi, false};
+    wl_walk_stmt(fi->f->body, &v);
+  }
+  wl_vec from = {0}, to = {0};
+  for (unsigned k = 0; k < L->nfi; k++) {
+    finfo *fi = &L->fi[k];
+    if (!fi->analyzed)
+      continue;
+    wl_vec calls = {0};
+    wl_visitor v = {NULL, collect_calls, &calls, false};
+    wl_walk_stmt(fi->f->body, &v);
+    for (size_t i = 0; i < calls.n; i++) {
+      unsigned off;
+      finfo *g = call_target(L, calls.v[i], &off);
+      if (g) {
+        wl_vec_push(&from, fi);
+        wl_vec_push(&to, g);
+      }
+    }
+    wl_vec_free(&calls);
+  }
+  for (int bit = 0; bit < 2; bit++)
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (unsigned k = 0; k < L->nfi; k++) {
+        finfo *g = &L->fi[k];
+        if (!g->analyzed || g->rows_y || (bit && g->rows_z))
+          continue;
+        bool any = false, all = true;
+        for (size_t i = 0; i < to.n && all; i++)
+          if (to.v[i] == g) {
+            const finfo *c = from.v[i];
+            any = true;
+            all = c != g && (c->rows_y || (bit && c->rows_z));
+          }
+        if (any && all) {
+          if (bit)
+            g->rows_z = true;
+          else
+            g->rows_y = true;
+          changed = true;
+        }
+      }
+    }
+  wl_vec_free(&from);
+  wl_vec_free(&to);
+}
+
 /* ---- fixpoints ----------------------------------------------------------- */
 
 static void analyze_function(wl_lanes *L, finfo *fi) {
@@ -1268,6 +1435,7 @@ wl_lanes *wl_lanes_new(const wl_tu *tu, const wl_lanes_opts *o) {
     fi->out_cur = wl_arena_alloc(&L->arena, (np + 1) * sizeof(lv));
     *pmap_slot(&L->fmap, f, true) = fi;
   }
+  rows_evidence(L);
   for (int iter = 0; iter < 32; iter++) {
     for (unsigned k = 0; k < L->nfi; k++)
       memset(L->fi[k].param_cur, 0, (L->fi[k].f->nparams + 1) * sizeof(lv));

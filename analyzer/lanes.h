@@ -30,7 +30,15 @@
  * number of warps (blockDim.x a multiple of 32); wl_lanes_opts.whole_warps
  * switches that assumption off. threadIdx.y and threadIdx.z themselves are
  * lane-dependent unless wl_lanes_opts.rows_are_warps says a warp never spans
- * two rows of a block.
+ * two rows of a block, or the code says so for one kernel: a function that
+ * computes threadIdx.x + 32 * threadIdx.y (either order, the constant folding
+ * to 32 or warpSize: blockDim.x is one warp), threadIdx.y * warpSize, or
+ * asserts blockDim.x == K (K a multiple of 32) treats threadIdx.y and
+ * threadIdx.z as warp-uniform; the same shapes with threadIdx.z instead make
+ * threadIdx.z alone warp-uniform. Functions called only from functions with
+ * such evidence (transitively) inherit it. A cooperative group tile's
+ * meta_group_rank()/meta_group_size(), cg::reduce and the tile's
+ * any/all/ballot results are warp-uniform (from the toolkit headers).
  *
  * A test of __activemask() against 0xffffffff holds for all 32 lanes or for
  * none: code under `if (__activemask() == 0xffffffff)`, or after

@@ -907,6 +907,25 @@ static unsigned lane_factors(const wl_lform *f, wl_lcons *out, unsigned n, unsig
   return n;
 }
 
+/* Whether lane la storing through a and lane lb storing through b (both
+ * writes, to one element) may leave different values: only when both stored
+ * values have lane forms whose difference between the two lanes is not
+ * identically zero (s[0] = threadIdx.x). An unknown value (a call's result
+ * such as cg::reduce, a shuffle, a load, a float) is taken to be the same in
+ * every lane: all lanes writing one element with it is not reported. Pairs
+ * that are not both writes are always candidates. */
+static bool stores_may_differ(const acc *a, const acc *b, unsigned la, unsigned lb) {
+  if (!a->info.write || !b->info.write)
+    return true;
+  if (!a->wval || !b->wval)
+    return false;
+  wl_lin va, vb, d;
+  wl_lin_at(a->wval, la, &va);
+  wl_lin_at(b->wval, lb, &vb);
+  wl_lin_sub(&va, &vb, &d);
+  return d.ok && (d.n != 0 || d.c != 0);
+}
+
 /* a happened before b (or a == b: b executed by two lanes); records a race when
  * two different lanes may touch one element through them.
  *
@@ -926,9 +945,9 @@ static void check_pair(ctx *c, acc *a, acc *b, bool branches) {
     return;
   if (race_known(c->sm, a->info.expr, b->info.expr))
     return;
-  if (a->info.write && b->info.write && a->wval && b->wval && wl_lf_uniform(a->wval) &&
-      wl_lf_equal(a->wval, b->wval))
-    return; /* every lane stores the same value */
+  if (a->info.write && b->info.write &&
+      (!a->wval || !b->wval || (wl_lf_uniform(a->wval) && wl_lf_equal(a->wval, b->wval))))
+    return; /* every lane stores the same value, or one not known to differ (stores_may_differ) */
   const reach *ra = lanes_of(c, a->g), *rb = lanes_of(c, b->g);
   if (wl_lf_same_symbolic(a->off, b->off)) {
     /* the elements differ by a number: merge the lanes sorted by element */
@@ -948,7 +967,7 @@ static void check_pair(ctx *c, acc *a, acc *b, bool branches) {
         for (unsigned y = j; y < j2; y++)
           for (unsigned x = i; x < i2; x++) {
             unsigned la = sa->lane[x], lb = sb->lane[y];
-            if (la == lb || !ra->lane[la] || !rb->lane[lb])
+            if (la == lb || !ra->lane[la] || !rb->lane[lb] || !stores_may_differ(a, b, la, lb))
               continue;
             if (++c->pairs > PAIR_BUDGET) {
               c->exhausted = true;
@@ -974,7 +993,7 @@ static void check_pair(ctx *c, acc *a, acc *b, bool branches) {
     wl_lin ob;
     wl_lin_at(b->off, lb, &ob);
     for (unsigned la = 0; la < WL_LANES; la++) {
-      if (la == lb || !ra->lane[la])
+      if (la == lb || !ra->lane[la] || !stores_may_differ(a, b, la, lb))
         continue;
       if (++c->pairs > PAIR_BUDGET) {
         c->exhausted = true;

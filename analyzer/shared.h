@@ -26,7 +26,12 @@
  * stays quiet: host-chosen numbers (kernel and template arguments) keep the
  * lanes of a warp apart, an unknown factor of the lane is not zero, and two
  * lanes that both have to pass conditions it cannot evaluate per lane are
- * not paired (see check_pair in shared.c). */
+ * not paired (see check_pair in shared.c). Two lanes storing to one element
+ * are a race only when the stored values are known to differ between them
+ * (their lane forms differ: s[0] = threadIdx.x); a value with no lane form (a
+ * call's result such as cg::reduce, a shuffle, a load, a float) is taken to
+ * be the same in every lane, as a warp reduction's result is (llm.c's
+ * shared_sum[warp_id] = cg::reduce(warp, ...) with no lane guard). */
 #ifndef WARPLINT_SHARED_H
 #define WARPLINT_SHARED_H
 

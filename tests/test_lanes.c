@@ -196,6 +196,83 @@ START_TEST(test_thread_ids) {
 }
 END_TEST
 
+/* Evidence in a kernel that blockDim.x is 32 makes threadIdx.y warp-uniform
+ * there and in what only such kernels call (llm.c's warp-per-row kernels). */
+START_TEST(test_rows_evidence) {
+  fixture fx = analyze("__device__ int row_of() { return threadIdx.y; }\n"
+                       "__global__ void a(int *p) {\n"
+                       "  int sidx = threadIdx.x + 32 * threadIdx.y;\n"
+                       "  int idx = blockIdx.x * blockDim.y + threadIdx.y;\n"
+                       "  p[sidx] = idx + threadIdx.z + row_of();\n"
+                       "}\n"
+                       "__global__ void b(int *p) {\n"
+                       "  int w = threadIdx.y * warpSize;\n"
+                       "  p[w] = threadIdx.y + 1;\n"
+                       "}\n"
+                       "__global__ void c(int *p) {\n"
+                       "  int s = threadIdx.x + 16 * threadIdx.y;\n"
+                       "  p[s] = threadIdx.y + 2;\n"
+                       "}\n"
+                       "__global__ void d(int *p) {\n"
+                       "  int s = threadIdx.x + 32 * threadIdx.z;\n"
+                       "  p[s] = threadIdx.z + 3;\n"
+                       "  p[0] = threadIdx.y + 3;\n"
+                       "}\n");
+  ck_assert(!dep(&fx, "blockIdx.x * blockDim.y + threadIdx.y"));
+  ck_assert(!dep(&fx, "idx + threadIdx.z + row_of()"));
+  ck_assert(!dep(&fx, "threadIdx.y + 1"));
+  ck_assert(dep(&fx, "threadIdx.y + 2")); /* 16 is not a warp */
+  ck_assert(!dep(&fx, "threadIdx.z + 3"));
+  ck_assert(dep(&fx, "threadIdx.y + 3")); /* a z-row of 32 says nothing of y */
+  ck_assert(dep(&fx, "threadIdx.x + 32 * threadIdx.y"));
+  done(&fx);
+  /* a helper also called without evidence stays lane-dependent */
+  fx = analyze("__device__ int row_of() { return threadIdx.y; }\n"
+               "__global__ void a(int *p) { p[threadIdx.x + 32 * threadIdx.y] = row_of(); }\n"
+               "__global__ void b(int *p) { p[0] = row_of() + 1; }\n");
+  ck_assert(dep(&fx, "row_of() + 1"));
+  done(&fx);
+  /* assert(blockDim.x == 32) */
+  fx = analyze("extern \"C\" __device__ void __assert_fail(const char *, const char *, unsigned,\n"
+               "                                          const char *);\n"
+               "#define assert(e) (static_cast<bool>(e) ? void(0) : \\\n"
+               "  __assert_fail(#e, __FILE__, __LINE__, __func__))\n"
+               "__global__ void a(int *p, int N) {\n"
+               "  constexpr const int WarpSize = 32;\n"
+               "  assert(blockDim.x == WarpSize);\n"
+               "  int idx = blockIdx.x * blockDim.y + threadIdx.y;\n"
+               "  if (idx > N) return;\n"
+               "  p[idx] = __shfl_xor_sync(0xffffffff, p[threadIdx.x], 1);\n"
+               "}\n");
+  ck_assert(!dep(&fx, "blockIdx.x * blockDim.y + threadIdx.y"));
+  ck_assert(!partial(&fx, "__shfl_xor_sync(0xffffffff, p[threadIdx.x], 1)"));
+  done(&fx);
+}
+END_TEST
+
+/* A tile's meta_group_rank()/size() and cg::reduce are warp-uniform. */
+START_TEST(test_cg_uniform) {
+  fixture fx = analyze("#include <cooperative_groups.h>\n"
+                       "#include <cooperative_groups/reduce.h>\n"
+                       "namespace cg = cooperative_groups;\n"
+                       "__global__ void k(float *out, const float *in, int N) {\n"
+                       "  cg::thread_block block = cg::this_thread_block();\n"
+                       "  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);\n"
+                       "  int idx = blockIdx.x * warp.meta_group_size() + warp.meta_group_rank();\n"
+                       "  if (idx >= N) return;\n"
+                       "  float v = in[idx * 32 + warp.thread_rank()];\n"
+                       "  float s = cg::reduce(warp, v, cg::plus<float>());\n"
+                       "  if (s > 0.f) return;\n"
+                       "  out[idx] = __shfl_xor_sync(0xffffffff, v, 1);\n"
+                       "}\n");
+  ck_assert(!dep(&fx, "blockIdx.x * warp.meta_group_size() + warp.meta_group_rank()"));
+  ck_assert(dep(&fx, "warp.thread_rank()"));
+  ck_assert(!dep(&fx, "cg::reduce(warp, v, cg::plus<float>())"));
+  ck_assert(!partial(&fx, "__shfl_xor_sync(0xffffffff, v, 1)"));
+  done(&fx);
+}
+END_TEST
+
 START_TEST(test_comparisons_and_whole_warps) {
   static const char *src = "__global__ void k(int *in) {\n"
                            "  int tid = threadIdx.x;\n"
@@ -693,6 +770,8 @@ Suite *wl_suite_lanes(void) {
   tcase_add_test(v, test_intrinsics_and_memory);
   tcase_add_test(v, test_control_dependence);
   tcase_add_test(v, test_interprocedural_values);
+  tcase_add_test(v, test_rows_evidence);
+  tcase_add_test(v, test_cg_uniform);
   suite_add_tcase(s, v);
   TCase *r = tcase_create("reach");
   tcase_add_test(r, test_branches);

@@ -625,6 +625,49 @@ START_TEST(test_same_element_writes_and_unknown_indexes) {
 }
 END_TEST
 
+/* Every lane of a warp storing to one element is reported only when the
+ * stored values are known to differ between the two lanes: a cg::reduce or
+ * butterfly-shuffle result, a load or a float is taken to be the same. */
+START_TEST(test_same_element_writes_of_unknown_values) {
+  fixture fx = analyze("#include <cooperative_groups.h>\n"                     /* 1 */
+                       "namespace cg = cooperative_groups;\n"                  /* 2 */
+                       "__global__ void k(const float *g, const int *gi) {\n"  /* 3 */
+                       "  __shared__ float acc[32];\n"                         /* 4 */
+                       "  __shared__ int s[32];\n"                             /* 5 */
+                       "  cg::thread_block block = cg::this_thread_block();\n" /* 6 */
+                       "  cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);\n"
+                       "  float v = g[threadIdx.x];\n" /* 8 */
+                       "  acc[warp.meta_group_rank()] = cg::reduce(warp, v, cg::plus<float>{});\n"
+                       "  block.sync();\n"                                /* 10 */
+                       "  for (int o = 16; o > 0; o /= 2)\n"              /* 11 */
+                       "    v += __shfl_xor_sync(0xffffffffu, v, o);\n"   /* 12 */
+                       "  acc[threadIdx.x / 32] = v;\n"                   /* 13 */
+                       "  block.sync();\n"                                /* 14 */
+                       "  s[warp.meta_group_rank()] = gi[threadIdx.x];\n" /* 15 */
+                       "  block.sync();\n"                                /* 16 */
+                       "  s[1] = (int)warp.meta_group_rank() + warp.meta_group_size();\n"
+                       "  block.sync();\n"           /* 18 */
+                       "  s[0] = threadIdx.x;\n"     /* 19 */
+                       "  block.sync();\n"           /* 20 */
+                       "  s[2] = threadIdx.x / 2;\n" /* 21 */
+                       "}\n");
+  ck_assert_ptr_null(race_on(&fx, 9));
+  ck_assert_ptr_null(race_on(&fx, 13));
+  ck_assert_ptr_null(race_on(&fx, 15));
+  ck_assert_ptr_null(race_on(&fx, 17));
+  const wl_smem_race *r = race_on(&fx, 19); /* lane forms differ: still a race */
+  ck_assert_ptr_nonnull(r);
+  ck_assert(r->first.write && r->second.write);
+  ck_assert_ptr_eq(r->first.expr, r->second.expr);
+  r = race_on(&fx, 21); /* lanes 2i and 2i + 1 store the same value: the example differs */
+  ck_assert_ptr_nonnull(r);
+  ck_assert_int_ne(r->lane_first / 2, r->lane_second / 2);
+  char buf[256];
+  ck_assert_msg(nraces(&fx) == 2, "races on lines %s", race_lines(&fx, buf, sizeof buf));
+  done(&fx);
+}
+END_TEST
+
 START_TEST(test_shared_memory_template_idiom) {
   fixture fx =
       analyze("template <class T> struct SharedMemory {\n"                      /* 1 */
@@ -886,14 +929,14 @@ START_TEST(test_thread_below_block_size) {
   forms_free(&f);
   /* the analysis (cudpp crpcrKernel): a + 2*blockDim.x + 1 is past every
    * a[2 * threadIdx.x + 1]; a reach of blockDim.x - 31 still meets */
-  fixture fx = analyze("__global__ void k(float *g) {\n"                  /* 1 */
-                       "  extern __shared__ float a[];\n"                 /* 2 */
-                       "  unsigned n = blockDim.x * 2;\n"                 /* 3 */
-                       "  float *aa = &a[n + 1];\n"                       /* 4 */
-                       "  aa[threadIdx.x] = a[threadIdx.x * 2 + 1];\n"    /* 5: no race */
-                       "  __syncthreads();\n"                             /* 6 */
-                       "  a[threadIdx.x * 2 + 1] = aa[threadIdx.x];\n"    /* 7: no race */
-                       "  __syncthreads();\n"                             /* 8 */
+  fixture fx = analyze("__global__ void k(float *g) {\n"                        /* 1 */
+                       "  extern __shared__ float a[];\n"                       /* 2 */
+                       "  unsigned n = blockDim.x * 2;\n"                       /* 3 */
+                       "  float *aa = &a[n + 1];\n"                             /* 4 */
+                       "  aa[threadIdx.x] = a[threadIdx.x * 2 + 1];\n"          /* 5: no race */
+                       "  __syncthreads();\n"                                   /* 6 */
+                       "  a[threadIdx.x * 2 + 1] = aa[threadIdx.x];\n"          /* 7: no race */
+                       "  __syncthreads();\n"                                   /* 8 */
                        "  a[threadIdx.x] = a[threadIdx.x + blockDim.x - 31];\n" /* 9: race */
                        "}\n");
   ck_assert_ptr_null(race_on(&fx, 5));
@@ -923,6 +966,7 @@ Suite *wl_suite_shared(void) {
   tcase_add_test(tc, test_block_level_tree);
   tcase_add_test(tc, test_transposed_2d);
   tcase_add_test(tc, test_same_element_writes_and_unknown_indexes);
+  tcase_add_test(tc, test_same_element_writes_of_unknown_values);
   tcase_add_test(tc, test_shared_memory_template_idiom);
   tcase_add_test(tc, test_more_storage_shapes);
   tcase_add_test(tc, test_host_sizes_and_lane_factors);
