@@ -71,3 +71,69 @@ const char *wl_unop_spelling(int op) {
   static const char *const s[] = {"?", "++", "--", "++", "--", "&", "*", "+", "-", "~", "!", "?"};
   return op >= 0 && (size_t)op < sizeof s / sizeof s[0] ? s[op] : "?";
 }
+
+typedef struct parent_search {
+  const wl_stmt *target, *parent;
+} parent_search;
+
+static bool find_parent(const wl_stmt *s, void *ud) {
+  parent_search *ps = ud;
+  if (ps->parent)
+    return false;
+  if (s->then_s == ps->target || s->else_s == ps->target)
+    ps->parent = s;
+  for (unsigned i = 0; i < s->nkids && !ps->parent; i++)
+    if (s->kids[i] == ps->target)
+      ps->parent = s;
+  return !ps->parent;
+}
+
+const wl_stmt *wl_stmt_parent(const wl_func *f, const wl_stmt *s) {
+  parent_search ps = {s, NULL};
+  wl_visitor v = {find_parent, NULL, &ps, false};
+  if (f)
+    wl_walk_stmt(f->body, &v);
+  return ps.parent;
+}
+
+bool wl_expr_pure(const wl_expr *e) {
+  static const char *const pure_calls[] = {"__popc",
+                                           "__ffs",
+                                           "__clz",
+                                           "__brev",
+                                           "__lanemask_lt",
+                                           "__lanemask_le",
+                                           "__lanemask_eq",
+                                           "__lanemask_gt",
+                                           "__lanemask_ge",
+                                           "min",
+                                           "max"};
+  if (!e)
+    return true;
+  switch (e->kind) {
+  case WL_E_CALL: {
+    bool ok = false; /* a user function without side effects cannot be told apart */
+    for (size_t i = 0; i < sizeof pure_calls / sizeof pure_calls[0] && !ok; i++)
+      ok = e->name && strcmp(e->name, pure_calls[i]) == 0;
+    if (!ok)
+      return false;
+    break;
+  }
+  case WL_E_BINARY:
+    if (wl_binop_is_assign(e->op) || e->op == WL_B_COMMA)
+      return false;
+    break;
+  case WL_E_UNARY:
+    if (e->op == WL_U_PREINC || e->op == WL_U_PREDEC || e->op == WL_U_POSTINC ||
+        e->op == WL_U_POSTDEC)
+      return false;
+    break;
+  case WL_E_LAMBDA:
+  case WL_E_OTHER: return false;
+  default: break;
+  }
+  for (unsigned i = 0; i < e->nargs; i++)
+    if (!wl_expr_pure(e->args[i]))
+      return false;
+  return true;
+}

@@ -48,7 +48,7 @@ static bool fix_call(wl_mask_fixer *mf, wl_finding *fd, const wl_expr *e, const 
   while (paren < tu->source_len && (tu->source[paren] == ' ' || tu->source[paren] == '\t'))
     paren++;
   char mask[64] = "mask";
-  wl_range hoist_at;
+  const wl_stmt *hoist_before = NULL;
   char *hoist = NULL;
   wl_mask_choice c = WL_MASK_NONE;
   if (e->macro)
@@ -58,7 +58,7 @@ static bool fix_call(wl_mask_fixer *mf, wl_finding *fd, const wl_expr *e, const 
            tu->source[paren] != '(')
     why = "the call is not spelled plainly in this file";
   else
-    c = wl_choose_mask(mf, e, mask, sizeof mask, &hoist_at, &hoist, &why);
+    c = wl_choose_mask(mf, e, mask, sizeof mask, &hoist_before, &hoist, &why);
   if (c != WL_MASK_NONE) {
     wl_range name = {e->loc, e->loc}, open = {e->loc, e->loc};
     name.end.offset = (unsigned)(at + nl);
@@ -67,7 +67,7 @@ static bool fix_call(wl_mask_fixer *mf, wl_finding *fd, const wl_expr *e, const 
     char repl[64], ins[80];
     snprintf(repl, sizeof repl, "%s", ln->replacement);
     snprintf(ins, sizeof ins, "%s, ", mask);
-    bool ok = (!hoist || wl_fix_replace(ctx, fd, hoist_at, hoist)) &&
+    bool ok = (!hoist || wl_fix_insert_before(ctx, fd, hoist_before, hoist)) &&
               wl_fix_replace(ctx, fd, name, repl) && wl_fix_replace(ctx, fd, open, ins);
     if (!ok) {
       wl_fix_clear(fd);

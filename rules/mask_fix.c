@@ -13,78 +13,6 @@
 #include "lanes.h"
 #include "mask_fix.h"
 
-/* ---- the statement that holds the if ------------------------------------ */
-
-typedef struct parent_search {
-  const wl_stmt *target;
-  const wl_stmt *parent; /* compound statement whose kid is target */
-} parent_search;
-
-static bool find_parent(const wl_stmt *s, void *ud) {
-  parent_search *ps = ud;
-  if (ps->parent)
-    return false;
-  for (unsigned i = 0; i < s->nkids; i++)
-    if (s->kids[i] == ps->target && s->kind == WL_S_COMPOUND) {
-      ps->parent = s;
-      return false;
-    }
-  return true;
-}
-
-static const wl_stmt *compound_parent(const wl_func *f, const wl_stmt *target) {
-  parent_search ps = {target, NULL};
-  wl_visitor v = {find_parent, NULL, &ps, false};
-  wl_walk_stmt(f->body, &v);
-  return ps.parent;
-}
-
-/* ---- conditions that can be evaluated once, before the branch ------------ */
-
-static bool pure_expr(const wl_expr *e) {
-  if (!e)
-    return true;
-  switch (e->kind) {
-  case WL_E_CALL: {
-    /* lane ids and other side-effect-free helpers of the prelude */
-    static const char *const pure[] = {"__popc",
-                                       "__ffs",
-                                       "__clz",
-                                       "__brev",
-                                       "__lanemask_lt",
-                                       "__lanemask_le",
-                                       "__lanemask_eq",
-                                       "__lanemask_gt",
-                                       "__lanemask_ge",
-                                       "min",
-                                       "max"};
-    bool ok = false;
-    for (size_t i = 0; i < sizeof pure / sizeof pure[0] && !ok; i++)
-      ok = e->name && strcmp(e->name, pure[i]) == 0;
-    /* a user function without side effects cannot be told apart: no */
-    if (!ok)
-      return false;
-    break;
-  }
-  case WL_E_BINARY:
-    if (wl_binop_is_assign(e->op) || e->op == WL_B_COMMA)
-      return false;
-    break;
-  case WL_E_UNARY:
-    if (e->op == WL_U_PREINC || e->op == WL_U_PREDEC || e->op == WL_U_POSTINC ||
-        e->op == WL_U_POSTDEC)
-      return false;
-    break;
-  case WL_E_LAMBDA:
-  case WL_E_OTHER: return false;
-  default: break;
-  }
-  for (unsigned i = 0; i < e->nargs; i++)
-    if (!pure_expr(e->args[i]))
-      return false;
-  return true;
-}
-
 /* ---- names ------------------------------------------------------------ */
 
 typedef struct name_search {
@@ -195,7 +123,7 @@ static bool sources_inside(const wl_expr *call, const wl_collective *co, unsigne
 /* ---- the decision --------------------------------------------------------- */
 
 wl_mask_choice wl_choose_mask(wl_mask_fixer *mf, const wl_expr *call, char *mask, size_t masksz,
-                              wl_range *hoist_at, char **hoist_text, const char **why) {
+                              const wl_stmt **hoist_before, char **hoist_text, const char **why) {
   *hoist_text = NULL;
   *why = NULL;
   wl_lanes *l = wl_lanes_of(mf->ctx->an);
@@ -235,12 +163,13 @@ wl_mask_choice wl_choose_mask(wl_mask_fixer *mf, const wl_expr *call, char *mask
     *why = "the branch itself is reached by only part of a warp";
     return WL_MASK_NONE;
   }
-  if (ifs->init || !pure_expr(r[0].cond)) {
+  if (ifs->init || !wl_expr_pure(r[0].cond)) {
     *why = "the branch condition has side effects or declares a variable";
     return WL_MASK_NONE;
   }
   const wl_func *f = wl_lanes_func_of_expr(l, call);
-  if (!f || !compound_parent(f, ifs)) {
+  const wl_stmt *parent = f ? wl_stmt_parent(f, ifs) : NULL;
+  if (!parent || parent->kind != WL_S_COMPOUND) {
     *why = "the branch is not a statement of a block where a declaration can go";
     return WL_MASK_NONE;
   }
@@ -255,41 +184,26 @@ wl_mask_choice wl_choose_mask(wl_mask_fixer *mf, const wl_expr *call, char *mask
   }
   const wl_collective *co = wl_collective_of(call);
   unsigned set = 0;
-  if (co && co->shuffle && !(wl_lanes_reaching_lanes(l, call, &set) && sources_inside(call, co, set))) {
+  if (co && co->shuffle &&
+      !(wl_lanes_reaching_lanes(l, call, &set) && sources_inside(call, co, set))) {
     *why = "the shuffle may read from lanes outside the branch's mask (undefined values): move "
            "the shuffle where every lane it reads from runs it";
     return WL_MASK_NONE;
   }
   mask_name(mf, f, ifs, r[0].side, mask, masksz);
-  /* indentation of the if's line, and whether the if starts its line */
-  size_t b = ifs->range.begin.offset, ls = b;
-  while (ls > 0 && tu->source[ls - 1] != '\n')
-    ls--;
-  bool starts_line = true;
-  for (size_t i = ls; i < b; i++)
-    starts_line = starts_line && (tu->source[i] == ' ' || tu->source[i] == '\t');
   wl_buf t;
   wl_buf_init(&t);
-  if (starts_line)
-    wl_buf_add(&t, tu->source + ls, b - ls);
   wl_buf_printf(&t, "unsigned %s = __ballot_sync(0xffffffff, %s%s%s);", mask, r[0].side ? "" : "!(",
                 cond, r[0].side ? "" : ")");
-  wl_buf_puts(&t, starts_line ? "\n" : " ");
   *hoist_text = wl_buf_detach(&t);
-  *hoist_at = ifs->range;
-  hoist_at->end = hoist_at->begin;
-  if (starts_line) {
-    hoist_at->begin.offset = (unsigned)ls;
-    hoist_at->begin.col = 1;
-    hoist_at->end = hoist_at->begin;
-  }
+  *hoist_before = ifs;
   return WL_MASK_HOISTED;
 }
 
 bool wl_fix_mask_arg(wl_mask_fixer *mf, wl_finding *fd, const wl_expr *call, const wl_expr *arg,
                      const char **why) {
   char mask[64];
-  wl_range at;
+  const wl_stmt *at = NULL;
   char *hoist = NULL;
   wl_mask_choice c = wl_choose_mask(mf, call, mask, sizeof mask, &at, &hoist, why);
   if (c != WL_MASK_HOISTED) {
@@ -298,7 +212,7 @@ bool wl_fix_mask_arg(wl_mask_fixer *mf, wl_finding *fd, const wl_expr *call, con
       *why = "the full mask is already the right one here";
     return false;
   }
-  bool ok = !arg->macro && wl_fix_replace(mf->ctx, fd, at, hoist) &&
+  bool ok = !arg->macro && wl_fix_insert_before(mf->ctx, fd, at, hoist) &&
             wl_fix_replace(mf->ctx, fd, arg->range, mask);
   free(hoist);
   if (!ok) {

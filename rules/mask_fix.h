@@ -32,10 +32,10 @@ wl_mask_fixer *wl_mask_fixer_of(wl_rule_ctx *ctx);
 
 /* Picks the mask for the collective `call`. mask receives its text. For
  * WL_MASK_HOISTED, *hoist_text (malloc'd, the caller frees it) is the
- * declaration to insert at *hoist_at (an empty range). For WL_MASK_NONE, *why
- * says why no mask could be chosen. */
+ * declaration to insert before statement *hoist_before (wl_fix_insert_before). For WL_MASK_NONE,
+ * *why says why no mask could be chosen. */
 wl_mask_choice wl_choose_mask(wl_mask_fixer *mf, const wl_expr *call, char *mask, size_t masksz,
-                              wl_range *hoist_at, char **hoist_text, const char **why);
+                              const wl_stmt **hoist_before, char **hoist_text, const char **why);
 
 /* Fix of a collective whose existing mask argument `arg` is wrong: hoists the
  * branch's ballot and replaces the argument by it. False (with *why) when

@@ -105,22 +105,6 @@ static bool rewrite_read_modify_write(wl_rule_ctx *ctx, wl_finding *fd, const wl
   return ok;
 }
 
-static bool pure_cond(const wl_expr *e) {
-  if (!e)
-    return false;
-  if (e->kind == WL_E_CALL || e->kind == WL_E_LAMBDA || e->kind == WL_E_OTHER)
-    return false;
-  if (e->kind == WL_E_BINARY && (wl_binop_is_assign(e->op) || e->op == WL_B_COMMA))
-    return false;
-  if (e->kind == WL_E_UNARY && (e->op == WL_U_PREINC || e->op == WL_U_PREDEC ||
-                                e->op == WL_U_POSTINC || e->op == WL_U_POSTDEC))
-    return false;
-  for (unsigned i = 0; i < e->nargs; i++)
-    if (!pure_cond(e->args[i]))
-      return false;
-  return true;
-}
-
 /* `if (c) X op= Y;` run by the whole warp (a scan step) ->
  * `{ bool warp_c = c; decltype(+(Y)) warp_tmp{}; if (warp_c) warp_tmp = Y;
  *    __syncwarp(); if (warp_c) X op= warp_tmp; __syncwarp(); }`:
@@ -130,7 +114,7 @@ static bool rewrite_if(wl_rule_ctx *ctx, wl_finding *fd, const wl_stmt *ifs, con
                        const char *bar, bool lead) {
   const wl_expr *x = s->kind == WL_S_EXPR ? s->expr : NULL;
   if (!x || x->kind != WL_E_BINARY || !wl_binop_is_assign(x->op) || x->nargs != 2 || ifs->else_s ||
-      ifs->init || ifs->macro || !pure_cond(ifs->expr))
+      ifs->init || ifs->macro || !ifs->expr || !wl_expr_pure(ifs->expr))
     return false;
   const char *cond = wl_source_text(ctx, ifs->expr->range);
   const char *lhs = wl_source_text(ctx, x->args[0]->range);
@@ -153,56 +137,12 @@ static bool rewrite_if(wl_rule_ctx *ctx, wl_finding *fd, const wl_stmt *ifs, con
   return ok;
 }
 
-/* A barrier before statement s (on a line of its own when s starts its line). */
-static bool barrier_before(wl_rule_ctx *ctx, wl_finding *fd, const wl_stmt *s, const char *bar) {
-  const wl_tu *tu = ctx->tu;
-  if (!s->range.begin.file || !wl_tu_in_main(tu, s->range.begin) || s->macro)
-    return false;
-  size_t b = s->range.begin.offset, ls = b;
-  while (ls > 0 && tu->source[ls - 1] != '\n')
-    ls--;
-  bool starts_line = true;
-  for (size_t i = ls; i < b; i++)
-    starts_line = starts_line && (tu->source[i] == ' ' || tu->source[i] == '\t');
-  wl_range at = s->range;
-  at.end = at.begin;
-  wl_buf t;
-  wl_buf_init(&t);
-  if (starts_line) {
-    wl_buf_add(&t, tu->source + ls, b - ls);
-    wl_buf_printf(&t, "%s;\n", bar);
-    at.begin.offset = at.end.offset = (unsigned)ls;
-    at.begin.col = at.end.col = 1;
-  } else {
-    wl_buf_printf(&t, "%s; ", bar);
-  }
-  bool ok = wl_fix_replace(ctx, fd, at, wl_buf_str(&t));
-  wl_buf_free(&t);
-  return ok;
-}
-
-typedef struct stmt_parent {
-  const wl_stmt *target, *parent;
-} stmt_parent;
-
-static bool find_parent(const wl_stmt *s, void *ud) {
-  stmt_parent *sp = ud;
-  if (sp->parent)
-    return false;
-  if (s->then_s == sp->target || s->else_s == sp->target)
-    sp->parent = s;
-  for (unsigned i = 0; i < s->nkids && !sp->parent; i++)
-    if (s->kids[i] == sp->target)
-      sp->parent = s;
-  return !sp->parent;
-}
-
-static const wl_stmt *parent_of(const wl_func *f, const wl_stmt *s) {
-  stmt_parent sp = {s, NULL};
-  wl_visitor v = {find_parent, NULL, &sp, false};
-  if (f)
-    wl_walk_stmt(f->body, &v);
-  return sp.parent;
+/* A barrier statement before s. */
+static bool barrier_before_stmt(wl_rule_ctx *ctx, wl_finding *fd, const wl_stmt *s,
+                                const char *bar) {
+  char text[64];
+  snprintf(text, sizeof text, "%s;", bar);
+  return wl_fix_insert_before(ctx, fd, s, text);
 }
 
 /* Whether statement t races with itself and has the shape the Listing 8
@@ -240,12 +180,12 @@ static void fix_statement(wl_rule_ctx *ctx, const wl_smem *sm, wl_finding *fd,
   }
   char bar[48];
   bool done = false;
-  const wl_stmt *parent = parent_of(r->second.func, s);
+  const wl_stmt *parent = wl_stmt_parent(r->second.func, s);
   if (barrier_for(ctx, s, bar, sizeof bar)) {
     if (intra)
       done = rewrite_read_modify_write(ctx, fd, s, bar, lead);
     else if (before && parent && parent->kind == WL_S_COMPOUND)
-      done = barrier_before(ctx, fd, s, bar);
+      done = barrier_before_stmt(ctx, fd, s, bar);
   } else if (parent && parent->kind == WL_S_IF && parent->then_s == s &&
              barrier_for(ctx, parent, bar, sizeof bar)) {
     done = rewrite_if(ctx, fd, parent, s, bar, lead);

@@ -165,6 +165,34 @@ bool wl_fix_replace(wl_rule_ctx *ctx, wl_finding *fd, wl_range r, const char *te
   return true;
 }
 
+bool wl_fix_insert_before(wl_rule_ctx *ctx, wl_finding *fd, const wl_stmt *s, const char *text) {
+  const wl_tu *tu = ctx->tu;
+  if (!s->range.begin.file || !wl_tu_in_main(tu, s->range.begin) || s->macro ||
+      s->range.begin.offset > tu->source_len)
+    return false;
+  size_t b = s->range.begin.offset, ls = b;
+  while (ls > 0 && tu->source[ls - 1] != '\n')
+    ls--;
+  bool starts_line = true;
+  for (size_t i = ls; i < b; i++)
+    starts_line = starts_line && (tu->source[i] == ' ' || tu->source[i] == '\t');
+  wl_range at = s->range;
+  at.end = at.begin;
+  wl_buf t;
+  wl_buf_init(&t);
+  if (starts_line) {
+    wl_buf_add(&t, tu->source + ls, b - ls);
+    wl_buf_printf(&t, "%s\n", text);
+    at.begin.offset = at.end.offset = (unsigned)ls;
+    at.begin.col = at.end.col = 1;
+  } else {
+    wl_buf_printf(&t, "%s ", text);
+  }
+  bool ok = wl_fix_replace(ctx, fd, at, wl_buf_str(&t));
+  wl_buf_free(&t);
+  return ok;
+}
+
 void wl_fix_clear(wl_finding *fd) {
   for (size_t i = 0; i < fd->nedits; i++) {
     free(fd->edits[i].file);

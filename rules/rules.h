@@ -72,6 +72,10 @@ void wl_note_at(const wl_rule_ctx *ctx, wl_finding *fd, wl_loc loc, const char *
  * or when the parser reported an error on the lines it touches: a fix is
  * never applied where the parse had errors. */
 bool wl_fix_replace(wl_rule_ctx *ctx, wl_finding *fd, wl_range r, const char *text);
+/* Adds an edit inserting the statement `text` (e.g. "__syncwarp();") before
+ * statement s: on a line of its own with s's indentation when s starts its
+ * line, else inline. Refused like wl_fix_replace. */
+bool wl_fix_insert_before(wl_rule_ctx *ctx, wl_finding *fd, const wl_stmt *s, const char *text);
 /* Drops the finding's edits (a rule whose fix turned out partial). */
 void wl_fix_clear(wl_finding *fd);
 
