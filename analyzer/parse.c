@@ -1433,12 +1433,12 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
 
   /* arguments */
   wl_vec args = {0};
-  char archbuf[64], prelude_inc[256], prelude_dir[256], stubs_dir[256], cudapath[1200];
+  char archbuf[64], prelude_inc[256], prelude_dir[256], removed_dir[256], cudapath[1200];
   unsigned arch = opts->arch ? opts->arch : 75;
   snprintf(archbuf, sizeof archbuf, "--cuda-gpu-arch=sm_%u", arch);
   snprintf(prelude_dir, sizeof prelude_dir, "%s", WL_PRELUDE_DIR);
   snprintf(prelude_inc, sizeof prelude_inc, "%s/__warplint_prelude.h", WL_PRELUDE_DIR);
-  snprintf(stubs_dir, sizeof stubs_dir, "%s/removed", WL_PRELUDE_DIR);
+  snprintf(removed_dir, sizeof removed_dir, "%s/removed", WL_PRELUDE_DIR);
   static const char *const base[] = {"-x",
                                      "cuda",
                                      "--cuda-device-only",
@@ -1464,7 +1464,7 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
     wl_vec_push(&args, "-D__CUDACC_VER_BUILD__=0");
     wl_vec_push(&args, "-D__NVCC__=1");
     wl_vec_push(&args, "-idirafter");
-    wl_vec_push(&args, stubs_dir);
+    wl_vec_push(&args, removed_dir);
   } else {
     wl_vec_push(&args, "-nocudainc");
     wl_vec_push(&args, "-idirafter");
@@ -1479,9 +1479,9 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
   size_t nprelude = 0;
   while (wl_prelude_files[nprelude].name)
     nprelude++;
-  size_t nstubs = sizeof removed_headers / sizeof removed_headers[0];
-  struct CXUnsavedFile *uf = wl_xcalloc(nprelude + nstubs + 1, sizeof *uf);
-  char **names = wl_xcalloc(nprelude + nstubs, sizeof *names);
+  size_t nremoved = sizeof removed_headers / sizeof removed_headers[0];
+  struct CXUnsavedFile *uf = wl_xcalloc(nprelude + nremoved + 1, sizeof *uf);
+  char **names = wl_xcalloc(nprelude + nremoved, sizeof *names);
   unsigned nuf = 0;
   if (!opts->cuda_path) {
     for (size_t i = 0; i < nprelude; i++) {
@@ -1494,10 +1494,10 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
       nuf++;
     }
   } else {
-    for (size_t i = 0; i < nstubs; i++) {
-      size_t n = strlen(stubs_dir) + strlen(removed_headers[i]) + 2;
+    for (size_t i = 0; i < nremoved; i++) {
+      size_t n = strlen(removed_dir) + strlen(removed_headers[i]) + 2;
       names[nuf] = wl_xmalloc(n);
-      snprintf(names[nuf], n, "%s/%s", stubs_dir, removed_headers[i]);
+      snprintf(names[nuf], n, "%s/%s", removed_dir, removed_headers[i]);
       uf[nuf].Filename = names[nuf];
       uf[nuf].Contents = "#pragma once\n";
       uf[nuf].Length = 13;
