@@ -102,13 +102,17 @@ typedef struct val {
   const wl_lform *f; /* V_INT: value; V_PTR: element offset (NULL: unknown); V_COND: 0/1 */
   const cond *c;     /* V_COND */
   /* V_PTR: a pointer into shared memory, or (as an address) an lvalue there */
-  const wl_var *root; /* the __shared__ variable */
+  const wl_var *root; /* the __shared__ variable, or the parameter (space) */
+  wl_mem_space space;
   bool dyn;           /* dynamic shared memory (every extern __shared__ array) */
   const char *tag;    /* element type the offset counts in */
   const char *field;  /* member path for accesses of struct members */
   unsigned shape[4];  /* extents of the pointee (of the object, for an address) */
   unsigned nshape;
   bool vol;
+  /* in a kernel with 2-D or 3-D blocks: the value as a polynomial in
+   * threadIdx.x/y/z and blockDim.x/y (see poly below), NULL if it is not one */
+  const struct poly *poly;
 } val;
 
 typedef struct guard guard;
@@ -189,6 +193,8 @@ typedef struct ctx {
   const wl_func *root;
   bool root_params_uniform;
   bool multi_dim; /* the root (or a function it calls) uses threadIdx.y or .z */
+  wl_vec tid_params;   /* integer parameters of an uncalled root taken as thread indices */
+  wl_vec array_params; /* pointer parameters of the root used as arrays (p[i], p + i) */
   const wl_func *fn;
   const wl_stmt *stmt;
   const wl_expr *root_call;
@@ -215,8 +221,8 @@ static const char *intern(ctx *c, const char *s) {
   return d;
 }
 
-static const val VAL_UNK = {V_UNK, false, NULL, NULL, NULL, false, NULL, NULL, {0}, 0, false};
-static const val VAL_UNK_UNI = {V_UNK, true, NULL, NULL, NULL, false, NULL, NULL, {0}, 0, false};
+static const val VAL_UNK = {V_UNK, false, NULL, NULL, NULL, WL_MEM_SHARED, false, NULL, NULL, {0}, 0, false, NULL};
+static const val VAL_UNK_UNI = {V_UNK, true, NULL, NULL, NULL, WL_MEM_SHARED, false, NULL, NULL, {0}, 0, false, NULL};
 static const cond COND_TRUE = {C_TRUE, WL_C_EQ, NULL, NULL, NULL, true};
 static const cond COND_FALSE = {C_FALSE, WL_C_EQ, NULL, NULL, NULL, true};
 static const cond COND_UNK = {C_UNK, WL_C_EQ, NULL, NULL, NULL, false};
@@ -584,10 +590,49 @@ static bool is_int_type(unsigned t) {
   return (t & (WL_T_INTEGER | WL_T_DEPENDENT)) != 0;
 }
 
+static const char *norm_type(ctx *c, const char *s, bool strip_pointer);
+
+static bool is_root_param(const ctx *c, const wl_var *v) {
+  for (unsigned i = 0; i < c->root->nparams; i++)
+    if (c->root->params[i] == v)
+      return true;
+  return false;
+}
+
+/* The memory a pointer (or reference) parameter of a device function that no
+ * function of the file calls points to: of unknown space (the legacy callers
+ * pass shared memory, but nothing here says so). The parameter stands for the
+ * storage. */
+static const val *param_storage(ctx *c, const wl_var *v) {
+  val *p = new_val(c, V_PTR);
+  p->f = wl_lf_const(&c->lc, 0);
+  p->root = v;
+  p->space = WL_MEM_UNKNOWN;
+  p->tag = norm_type(c, v->type_spelling, true);
+  p->vol = v->type_spelling && strstr(v->type_spelling, "volatile");
+  return p;
+}
+
 /* Value of a variable that has no binding on this path. */
 static const val *var_default(ctx *c, const wl_var *v) {
   if (v->has_ival)
     return vint(c, wl_lf_const(&c->lc, v->ival), true);
+  if ((v->flags & WL_V_PARAM) && is_root_param(c, v)) {
+    bool kernel = (c->root->flags & WL_F_GLOBAL) != 0;
+    bool ref_obj = (v->type & WL_T_REFERENCE) &&
+                   !(v->type & (WL_T_INTEGER | WL_T_FLOATING | WL_T_POINTER | WL_T_DEPENDENT));
+    bool array = false;
+    for (size_t i = 0; i < c->array_params.n && !array; i++)
+      array = c->array_params.v[i] == v;
+    /* a kernel's own pointers are global memory, which its other threads (a
+     * launch of one thread, a grid-stride loop) share in ways not visible
+     * here: not analyzed */
+    if (!kernel && (ref_obj || ((v->type & WL_T_POINTER) && array)))
+      return param_storage(c, v);
+  }
+  for (size_t i = 0; i < c->tid_params.n; i++)
+    if (c->tid_params.v[i] == v)
+      return vint(c, thread_x(c), false);
   bool global = (v->flags & WL_V_GLOBAL) != 0;
   if (global && v->name && strcmp(v->name, "warpSize") == 0)
     return vint(c, wl_lf_const(&c->lc, WL_LANES), true);
@@ -1023,6 +1068,7 @@ static void record_access(ctx *c, state *st, const wl_expr *e, const val *p, boo
   a->info.stmt = c->stmt;
   a->info.func = c->fn;
   a->info.storage = p->root;
+  a->info.space = p->space;
   a->info.write = write;
   a->info.is_volatile = p->vol || (e->type & WL_T_VOLATILE);
   a->info.index_known = p->f != NULL;
@@ -1144,6 +1190,122 @@ static bool is_builtin_obj(const wl_expr *b, const char *name) {
          (b->var->flags & WL_V_GLOBAL);
 }
 
+/* ---- linear thread ids in 2-D and 3-D blocks ----
+ * In a kernel whose blocks may have several rows, threadIdx.x/y/z are not
+ * lane forms, but the thread's linear rank in the block,
+ *   threadIdx.x + threadIdx.y * blockDim.x (+ threadIdx.z * blockDim.x * blockDim.y),
+ * is: the hardware numbers the threads of a block in that order and cuts the
+ * sequence into warps of 32, whatever blockDim.x is, so the rank is 32*W + lane
+ * like threadIdx.x in a 1-D block. Values built from these builtins carry a
+ * small polynomial over them; a sum that is the rank (plus a number) becomes
+ * that lane form. */
+#define POLY_MAX 8
+enum { PX = 1, PY = 2, PZ = 4, PBX = 8, PBY = 16 };
+typedef struct poly {
+  unsigned n;
+  unsigned char m[POLY_MAX]; /* monomial: product of the PX.. factors in the mask (0: 1) */
+  long long k[POLY_MAX];
+} poly;
+
+static bool poly_term(poly *p, unsigned char m, long long k) {
+  for (unsigned i = 0; i < p->n; i++)
+    if (p->m[i] == m) {
+      p->k[i] += k;
+      if (!p->k[i]) {
+        p->n--;
+        p->m[i] = p->m[p->n];
+        p->k[i] = p->k[p->n];
+      }
+      return true;
+    }
+  if (!k)
+    return true;
+  if (p->n == POLY_MAX)
+    return false;
+  p->m[p->n] = m;
+  p->k[p->n++] = k;
+  return true;
+}
+
+/* v as a polynomial: its own, or a number's; false if it is neither */
+static bool poly_get(const val *v, poly *out) {
+  memset(out, 0, sizeof *out);
+  if (v->poly) {
+    *out = *v->poly;
+    return true;
+  }
+  long long k;
+  if (v->kind == V_INT && v->f && wl_lf_const_value(v->f, &k))
+    return poly_term(out, 0, k);
+  return false;
+}
+
+static const poly *poly_new(ctx *c, const poly *p) {
+  poly *q = wl_arena_alloc(&c->ar, sizeof *q);
+  *q = *p;
+  return q;
+}
+
+static const poly *poly_single(ctx *c, unsigned char m) {
+  poly p;
+  memset(&p, 0, sizeof p);
+  poly_term(&p, m, 1);
+  return poly_new(c, &p);
+}
+
+/* a op b for + - *; NULL when not a polynomial of the kind kept */
+static const poly *poly_arith(ctx *c, int op, const val *a, const val *b) {
+  poly pa, pb, r;
+  if (!(a->poly || b->poly) || !poly_get(a, &pa) || !poly_get(b, &pb))
+    return NULL;
+  memset(&r, 0, sizeof r);
+  bool add = op == WL_B_ADD || op == WL_B_ADD_ASSIGN, sub = op == WL_B_SUB || op == WL_B_SUB_ASSIGN;
+  bool mul = op == WL_B_MUL || op == WL_B_MUL_ASSIGN;
+  if (add || sub) {
+    r = pa;
+    for (unsigned i = 0; i < pb.n; i++)
+      if (!poly_term(&r, pb.m[i], sub ? -pb.k[i] : pb.k[i]))
+        return NULL;
+  } else if (mul) {
+    for (unsigned i = 0; i < pa.n; i++)
+      for (unsigned j = 0; j < pb.n; j++) {
+        if (pa.m[i] & pb.m[j]) /* a square: not a rank */
+          return NULL;
+        if (!poly_term(&r, (unsigned char)(pa.m[i] | pb.m[j]), pa.k[i] * pb.k[j]))
+          return NULL;
+      }
+  } else {
+    return NULL;
+  }
+  return poly_new(c, &r);
+}
+
+/* Whether p is the linear rank plus a number (returned in *k). */
+static bool poly_is_rank(const poly *p, long long *k) {
+  bool x = false, y = false, z = false;
+  *k = 0;
+  for (unsigned i = 0; i < p->n; i++) {
+    if (p->m[i] == 0)
+      *k = p->k[i];
+    else if (p->m[i] == PX && p->k[i] == 1)
+      x = true;
+    else if (p->m[i] == (PY | PBX) && p->k[i] == 1)
+      y = true;
+    else if (p->m[i] == (PZ | PBX | PBY) && p->k[i] == 1)
+      z = true;
+    else
+      return false;
+  }
+  return x && y && (z || p->n == 2 + (*k != 0));
+}
+
+static const val *with_poly(ctx *c, const val *v, const poly *p) {
+  val *w = new_val(c, v->kind);
+  *w = *v;
+  w->poly = p;
+  return w;
+}
+
 static const val *builtin_member(ctx *c, const wl_expr *e) {
   if (e->nargs != 1 || !e->name || e->name[1])
     return NULL;
@@ -1152,15 +1314,17 @@ static const val *builtin_member(ctx *c, const wl_expr *e) {
   if (d != 'x' && d != 'y' && d != 'z')
     return NULL;
   if (is_builtin_obj(b, "threadIdx")) {
-    if (c->multi_dim) /* a warp may span rows: x and y both vary in it, in ways not known */
-      return vunk(false);
+    if (c->multi_dim) /* a warp may span rows: x and y both vary in it (see poly) */
+      return with_poly(c, vunk(false), poly_single(c, d == 'x' ? PX : d == 'y' ? PY : PZ));
     if (d == 'x')
       return vint(c, thread_x(c), false);
     return vint(c, sym_form(c, d == 'y' ? "%tid.y" : "%tid.z", 0, d == 'y' ? 1023 : 63), true);
   }
   if (is_builtin_obj(b, "blockDim")) {
     if (d == 'x' && c->multi_dim)
-      return vint(c, sym_form(c, "%ntid.x", 1, 1024), true);
+      return with_poly(c, vint(c, sym_form(c, "%ntid.x", 1, 1024), true), poly_single(c, PBX));
+    if (d == 'y' && c->multi_dim)
+      return with_poly(c, vint(c, sym_form(c, "%ntid.y", 1, 1024), true), poly_single(c, PBY));
     if (d == 'x')
       return vint(c, wl_lf_sym(&c->lc, warps_sym(c), WL_LANES), true);
     return vint(c, sym_form(c, d == 'y' ? "%ntid.y" : "%ntid.z", 1, d == 'y' ? 1024 : 64), true);
@@ -1318,7 +1482,19 @@ static const wl_lform *wrap_u32(ctx *c, const wl_lform *f, const wl_expr *e) {
 }
 
 /* a op b for arithmetic ops (op: the plain or compound-assignment operator) */
+static const val *arith_forms(ctx *c, int op, const val *a, const val *b, const wl_expr *e);
+
 static const val *arith(ctx *c, int op, const val *a, const val *b, const wl_expr *e) {
+  const poly *p = c->multi_dim ? poly_arith(c, op, a, b) : NULL;
+  if (!p)
+    return arith_forms(c, op, a, b, e);
+  long long k;
+  if (poly_is_rank(p, &k))
+    return vint(c, wl_lf_add(&c->lc, thread_x(c), wl_lf_const(&c->lc, k)), false);
+  return with_poly(c, arith_forms(c, op, a, b, e), p);
+}
+
+static const val *arith_forms(ctx *c, int op, const val *a, const val *b, const wl_expr *e) {
   bool uni = val_uniform(a) && val_uniform(b);
   bool add = op == WL_B_ADD || op == WL_B_ADD_ASSIGN, sub = op == WL_B_SUB || op == WL_B_SUB_ASSIGN;
   if ((add || sub) && a->kind == V_PTR && int_form(b))
@@ -2587,6 +2763,79 @@ static bool uses_multi_dim(const wl_func *f) {
   return d.found;
 }
 
+/* The legacy conventions an uncalled device function's body states (see
+ * rules/missing-syncwarp.md): a pointer parameter indexed as p[i] (or moved by
+ * p + i) is an array; an integer parameter i used as an index both alone
+ * (p[i]) and moved (p[i + k], p[i - k]) is the calling thread's index in the
+ * block, as in warpReduce(volatile T *sdata, int tid) or scan_warp(T *p, int
+ * idx), with whole warps calling (its own conditions, such as tid < 32, then
+ * choose the lanes). */
+typedef struct param_scan {
+  const wl_func *f;
+  unsigned char *plain, *moved, *array;
+} param_scan;
+
+static int param_of(const param_scan *ps, const wl_expr *e) {
+  e = wl_expr_strip(e);
+  if (!e || e->kind != WL_E_REF || !e->var)
+    return -1;
+  for (unsigned i = 0; i < ps->f->nparams; i++)
+    if (ps->f->params[i] == e->var)
+      return (int)i;
+  return -1;
+}
+
+static bool scan_params_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  param_scan *ps = ud;
+  if (e->kind == WL_E_INDEX && e->nargs == 2) {
+    int b = param_of(ps, e->args[0]);
+    if (b >= 0)
+      ps->array[b] = 1;
+    const wl_expr *ix = wl_expr_strip(e->args[1]);
+    int i = param_of(ps, ix);
+    if (i >= 0)
+      ps->plain[i] = 1;
+    if (ix && ix->kind == WL_E_BINARY && ix->nargs == 2 &&
+        (ix->op == WL_B_ADD || ix->op == WL_B_SUB)) {
+      int l = param_of(ps, ix->args[0]), r = param_of(ps, ix->args[1]);
+      if (l >= 0)
+        ps->moved[l] = 1;
+      if (r >= 0 && ix->op == WL_B_ADD)
+        ps->moved[r] = 1;
+    }
+  }
+  if (e->kind == WL_E_BINARY && e->nargs == 2 && (e->op == WL_B_ADD || e->op == WL_B_SUB)) {
+    int l = param_of(ps, e->args[0]), r = param_of(ps, e->args[1]);
+    if (l >= 0 && (e->args[0]->type & WL_T_POINTER))
+      ps->array[l] = 1;
+    if (r >= 0 && (e->args[1]->type & WL_T_POINTER))
+      ps->array[r] = 1;
+  }
+  return true;
+}
+
+static void scan_params(ctx *c, const wl_func *f) {
+  unsigned n = f->nparams;
+  if (!n)
+    return;
+  param_scan ps = {f, wl_xcalloc(n, 1), wl_xcalloc(n, 1), wl_xcalloc(n, 1)};
+  wl_visitor v = {NULL, scan_params_expr, &ps, true};
+  wl_walk_stmt(f->body, &v);
+  bool kernel = (f->flags & WL_F_GLOBAL) != 0;
+  for (unsigned i = 0; i < n; i++) {
+    const wl_var *p = f->params[i];
+    if (ps.array[i] && (p->type & WL_T_POINTER))
+      wl_vec_push(&c->array_params, (void *)p);
+    if (!kernel && ps.plain[i] && ps.moved[i] && is_int_type(p->type) &&
+        !(p->type & WL_T_POINTER))
+      wl_vec_push(&c->tid_params, (void *)p);
+  }
+  free(ps.plain);
+  free(ps.moved);
+  free(ps.array);
+}
+
 static void analyze_root(wl_smem *sm, const wl_tu *tu, const wl_func *f) {
   ctx c;
   memset(&c, 0, sizeof c);
@@ -2597,6 +2846,7 @@ static void analyze_root(wl_smem *sm, const wl_tu *tu, const wl_func *f) {
   c.root = f;
   c.root_params_uniform = (f->flags & WL_F_GLOBAL) != 0;
   c.multi_dim = uses_multi_dim(f);
+  scan_params(&c, f);
   c.fn = f;
   c.record = true;
   c.step_limit = STEP_BUDGET;
@@ -2613,6 +2863,8 @@ static void analyze_root(wl_smem *sm, const wl_tu *tu, const wl_func *f) {
   st_free(&st);
   st_free(&fr.ret);
   wl_vec_free(&c.strings);
+  wl_vec_free(&c.tid_params);
+  wl_vec_free(&c.array_params);
   wl_lctx_free(&c.lc);
   wl_arena_free(&c.ar);
 }

@@ -43,12 +43,21 @@
 
 typedef struct wl_smem wl_smem;
 
+/* Where the memory of an access lives. */
+typedef enum wl_mem_space {
+  WL_MEM_SHARED = 0, /* a __shared__ variable (or extern __shared__ storage) */
+  WL_MEM_UNKNOWN     /* through a pointer or reference parameter of a device function
+                        that no function of the file calls */
+} wl_mem_space;
+
 /* One access of shared memory (an lvalue read or written). */
 typedef struct wl_smem_access {
   const wl_expr *expr;   /* the lvalue: s[i], *p, p->x, a scalar __shared__ variable */
   const wl_stmt *stmt;   /* innermost statement being executed when it happened */
   const wl_func *func;   /* function whose body holds expr */
-  const wl_var *storage; /* the __shared__ variable (for dynamic shared memory: an extern one) */
+  const wl_var *storage; /* the __shared__ variable (for dynamic shared memory: an extern one),
+                            or the parameter the memory was reached through */
+  wl_mem_space space;
   bool write;
   bool is_volatile; /* through a volatile lvalue */
   bool index_known; /* the element is a lane form (else the access is never compared) */

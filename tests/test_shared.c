@@ -330,7 +330,7 @@ START_TEST(test_warp_reduce_interprocedural) {
                        "  if (tid == 0) out[blockIdx.x] = sdata[0];\n"            /* 16 */
                        "}\n"
                        "__device__ void unused(volatile float *p, unsigned t) {\n"
-                       "  p[t] += p[t + 1];\n" /* not known to be shared */
+                       "  p[t] += p[t + 1];\n" /* no caller: t is the thread's index, p unknown memory */
                        "}\n");
   ck_assert_ptr_null(race_on(&fx, 12)); /* the block tree: lanes below s never meet */
   ck_assert_ptr_null(race_on(&fx, 2));  /* reads [32, 64) while writing [0, 32) */
@@ -340,8 +340,11 @@ START_TEST(test_warp_reduce_interprocedural) {
   ck_assert(r3->second.is_volatile);
   ck_assert_uint_eq(r3->call->loc.line, 15);
   ck_assert_ptr_null(race_on(&fx, 16)); /* lane 0 only */
-  ck_assert_ptr_null(race_on(&fx, 19));
-  ck_assert_uint_eq(accesses_on(&fx, 19, true), 0);
+  const wl_smem_race *r19 = race_on(&fx, 19);
+  ck_assert_ptr_nonnull(r19);
+  ck_assert_int_eq(r19->second.space, WL_MEM_UNKNOWN);
+  ck_assert_str_eq(r19->second.storage->name, "p");
+  ck_assert_int_eq(r3->second.space, WL_MEM_SHARED);
   done(&fx);
 }
 END_TEST
