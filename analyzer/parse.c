@@ -237,6 +237,9 @@ static unsigned type_flags(CXType t) {
     CXType p = clang_getPointeeType(ct);
     if (clang_isVolatileQualifiedType(p))
       f |= WL_T_VOLATILE;
+    CXType pc = clang_getCanonicalType(p);
+    if (pc.kind == CXType_Unexposed || pc.kind == CXType_Dependent)
+      f |= WL_T_DEPENDENT; /* T * in a template */
     break;
   }
   case CXType_ConstantArray:

@@ -1786,14 +1786,43 @@ static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
   if (lambda)
     return inline_call(c, st, e, lambda, 1);
   const val **args = wl_arena_alloc(&c->ar, (e->nargs + 1) * sizeof *args);
-  bool uni = true;
+  bool uni = true, passes_memory = false;
   for (unsigned i = 0; i < e->nargs; i++) {
-    args[i] = eval(c, st, e->args[i]);
+    const wl_expr *a = e->args[i], *sa = wl_expr_strip(a);
+    if (sa && !(sa->type & (WL_T_POINTER | WL_T_ARRAY | WL_T_INTEGER | WL_T_FLOATING)) &&
+        (sa->kind == WL_E_REF || sa->kind == WL_E_MEMBER || sa->kind == WL_E_INDEX)) {
+      a = sa;
+      /* an object passed as is (by reference, as a library's TempStorage is) */
+      addr ad = eval_addr(c, st, a);
+      passes_memory |= ad.kind == A_SHARED;
+      args[i] = vunk(false);
+    } else {
+      args[i] = eval(c, st, a);
+      passes_memory |= args[i]->kind == V_PTR;
+    }
     uni = uni && val_uniform(args[i]);
+  }
+  const wl_expr *ce = e->callee_expr ? wl_expr_strip(e->callee_expr) : NULL;
+  if (ce && ce->kind == WL_E_MEMBER && ce->nargs == 1 && ce->args[0] && !e->callee_in_prelude) {
+    /* the object of a method call: a temporary built here (BlockReduce(temp).Sum(x))
+     * or an object in shared memory */
+    const wl_expr *ob = wl_expr_strip(ce->args[0]);
+    if (ob && (ob->kind == WL_E_REF || ob->kind == WL_E_MEMBER || ob->kind == WL_E_INDEX) &&
+        !ce->arrow)
+      passes_memory |= eval_addr(c, st, ob).kind == A_SHARED;
+    else if (ob && ob->kind != WL_E_THIS)
+      passes_memory |= eval(c, st, ce->args[0])->kind == V_PTR;
   }
   if (is_barrier_call(e)) {
     st->npend = 0;
     return vunk(true);
+  }
+  if (passes_memory && !e->callee_in_prelude) {
+    /* a function whose body is not visible receives the memory (a library's
+     * block reduction on a __shared__ TempStorage): it may hold a barrier,
+     * so nothing before the call is paired with anything after it */
+    st->npend = 0;
+    return vunk(false);
   }
   const val *cg = cg_call(c, e);
   if (cg)
@@ -1831,6 +1860,14 @@ static const val *cast_ptr(ctx *c, const wl_expr *e, const val *p) {
   }
   if (tag && tag == p->tag)
     return p;
+  if ((e->type & WL_T_DEPENDENT) && p->tag) {
+    /* (volatile T *)p in a template: T is the pointee's own type as far as
+     * can be seen (the load and store wrappers of legacy code) */
+    val *q = (val *)vptr_with(c, p, p->f);
+    if (e->type & WL_T_VOLATILE)
+      q->vol = true;
+    return q;
+  }
   long long z;
   bool at_base = p->f && wl_lf_const_value(p->f, &z) && z == 0;
   val *q = (val *)vptr_with(c, p, at_base ? p->f : NULL);
