@@ -113,6 +113,17 @@ typedef struct val {
   /* in a kernel with 2-D or 3-D blocks: the value as a polynomial in
    * threadIdx.x/y/z and blockDim.x/y (see poly below), NULL if it is not one */
   const struct poly *poly;
+  /* V_UNK, not uniform: a value read from memory (or computed from one and
+   * warp-uniform numbers) that may differ between lanes in ways not known; the
+   * val itself is its identity (one lane's value of it is the same wherever
+   * this val flows), see data_pair */
+  bool data;
+  /* V_UNK: computed from the lane's own identity (threadIdx.x << 27 | count):
+   * the value differs between lanes */
+  bool vary;
+  /* V_PTR with f == NULL: the element is dbase + (the value dkey, data) */
+  const struct val *dkey;
+  const wl_lform *dbase;
 } val;
 
 typedef struct guard guard;
@@ -146,6 +157,9 @@ typedef struct acc {
   const char *tag, *field; /* interned: compared by pointer */
   const wl_lform *off;     /* element, NULL when unknown */
   const wl_lform *wval;    /* value stored (writes), NULL when unknown */
+  bool wvary;              /* the value stored differs between lanes (val.vary, or wval) */
+  const val *dkey;         /* off == NULL: the element is dbase + this value (val.dkey) */
+  const wl_lform *dbase;
   const guard *g;
   const wl_expr *call;
   const iteration *iter;
@@ -221,8 +235,8 @@ static const char *intern(ctx *c, const char *s) {
   return d;
 }
 
-static const val VAL_UNK = {V_UNK, false, NULL, NULL, NULL, WL_MEM_SHARED, false, NULL, NULL, {0}, 0, false, NULL};
-static const val VAL_UNK_UNI = {V_UNK, true, NULL, NULL, NULL, WL_MEM_SHARED, false, NULL, NULL, {0}, 0, false, NULL};
+static const val VAL_UNK = {.kind = V_UNK, .uni = false};
+static const val VAL_UNK_UNI = {.kind = V_UNK, .uni = true};
 static const cond COND_TRUE = {C_TRUE, WL_C_EQ, NULL, NULL, NULL, true};
 static const cond COND_FALSE = {C_FALSE, WL_C_EQ, NULL, NULL, NULL, true};
 static const cond COND_UNK = {C_UNK, WL_C_EQ, NULL, NULL, NULL, false};
@@ -235,6 +249,19 @@ static val *new_val(ctx *c, vkind k) {
 }
 
 static const val *vunk(bool uni) { return uni ? &VAL_UNK_UNI : &VAL_UNK; }
+
+/* A new lane-dependent unknown with its own identity (see val.data). */
+static const val *vdata(ctx *c) {
+  val *v = new_val(c, V_UNK);
+  v->data = true;
+  return v;
+}
+
+static const val *vvary(ctx *c) {
+  val *v = new_val(c, V_UNK);
+  v->vary = true;
+  return v;
+}
 
 static const val *vint(ctx *c, const wl_lform *f, bool uni_if_unknown) {
   if (!f)
@@ -249,6 +276,10 @@ static const val *vptr_with(ctx *c, const val *p, const wl_lform *off) {
   *v = *p;
   v->kind = V_PTR;
   v->f = off;
+  v->poly = NULL;
+  v->data = v->vary = false;
+  v->dkey = NULL;
+  v->dbase = NULL;
   return v;
 }
 
@@ -868,10 +899,13 @@ static void add_race(ctx *c, const acc *a, const acc *b, int la, int lb, bool br
   r->second = b->info;
   r->lane_first = la;
   r->lane_second = lb;
-  wl_lin o;
-  wl_lin_at(b->off, (unsigned)lb, &o);
-  r->element_known = o.ok && o.n == 0;
-  r->element = o.c;
+  if (b->off) {
+    wl_lin o;
+    wl_lin_at(b->off, (unsigned)lb, &o);
+    r->element_known = o.ok && o.n == 0;
+    r->element = o.c;
+  }
+  r->data_index = !b->off;
   for (const iteration *x = a->iter; x && a != b && !branches; x = x->parent)
     for (const iteration *y = b->iter; y; y = y->parent)
       if (x->loop == y->loop && x->index != y->index)
@@ -981,9 +1015,36 @@ static bool stores_may_differ(const acc *a, const acc *b, unsigned la, unsigned 
  * value of a host-chosen number (a kernel or template argument: sizes and
  * pitches are taken to keep the lanes of a warp apart), or only when a
  * warp-uniform factor of the lane is zero. */
+/* The lock-step tricks with elements chosen by data (the tagged histograms of
+ * the pre-Volta samples): lane a stores a value that differs between lanes
+ * (its tag) to p[d], d a value read from memory, and b then reads p[d] back
+ * with the same d; two lanes of a warp may have the same d, and nothing
+ * orders one lane's store before the other's read. Only that write-then-read
+ * shape is reported: two lanes merely storing through data-chosen elements
+ * may be a scatter to distinct places (a permutation), which is fine. */
+static void data_pair(ctx *c, acc *a, acc *b, bool branches) {
+  if (!a->info.write || b->info.write || !a->wvary || a->dkey != b->dkey || !same_storage(a, b))
+    return;
+  if (!a->dbase || !b->dbase || !wl_lf_uniform(a->dbase) || !wl_lf_equal(a->dbase, b->dbase))
+    return;
+  if (race_known(c->sm, a->info.expr, b->info.expr))
+    return;
+  const reach *ra = lanes_of(c, a->g), *rb = lanes_of(c, b->g);
+  for (unsigned la = 0; la < WL_LANES; la++)
+    for (unsigned lb = 0; lb < WL_LANES; lb++)
+      if (la != lb && ra->lane[la] && rb->lane[lb] && lanes_meet(c, ra, la, rb, lb, NULL, NULL, 0)) {
+        add_race(c, a, b, (int)la, (int)lb, branches);
+        return;
+      }
+}
+
 static void check_pair(ctx *c, acc *a, acc *b, bool branches) {
   if (!a->info.write && !b->info.write)
     return;
+  if (!a->off && !b->off && a->dkey && b->dkey) {
+    data_pair(c, a, b, branches);
+    return;
+  }
   if (!a->off || !b->off || !same_storage(a, b))
     return;
   if (a->g && a->g->unk && b->g && b->g->unk)
@@ -1077,6 +1138,9 @@ static void record_access(ctx *c, state *st, const wl_expr *e, const val *p, boo
   a->field = p->field;
   a->off = p->f;
   a->wval = write && stored ? int_form(stored) : NULL;
+  a->wvary = write && stored && (stored->vary || (a->wval && !wl_lf_uniform(a->wval)));
+  a->dkey = p->f ? NULL : p->dkey;
+  a->dbase = p->dbase;
   a->g = st->g;
   a->call = c->root_call;
   a->iter = c->iter;
@@ -1163,13 +1227,23 @@ static const val *decay(ctx *c, const val *p) {
   return q;
 }
 
-/* p + k (k elements of the pointee) */
-static const val *ptr_add(ctx *c, const val *p, const wl_lform *k, long long sign) {
+/* p + k (k elements of the pointee); kv: the value k is of, when k is NULL */
+static const val *ptr_add_val(ctx *c, const val *p, const wl_lform *k, long long sign,
+                              const val *kv) {
   unsigned long long unit = shape_prod(p->shape, p->nshape);
   const wl_lform *off = NULL;
   if (unit && p->f && k)
     off = wl_lf_add(&c->lc, p->f, wl_lf_scale(&c->lc, k, sign * (long long)unit));
-  return vptr_with(c, p, off);
+  val *q = (val *)vptr_with(c, p, off);
+  if (!k && kv && kv->data && unit == 1 && sign == 1 && p->f) {
+    q->dkey = kv; /* p[d] with d read from memory: the lock-step tricks' elements */
+    q->dbase = p->f;
+  }
+  return q;
+}
+
+static const val *ptr_add(ctx *c, const val *p, const wl_lform *k, long long sign) {
+  return ptr_add_val(c, p, k, sign, NULL);
 }
 
 static const val *read_lvalue(ctx *c, state *st, const wl_expr *e, addr a) {
@@ -1177,7 +1251,7 @@ static const val *read_lvalue(ctx *c, state *st, const wl_expr *e, addr a) {
     if (a.p->nshape > 0 || (e->type & WL_T_ARRAY))
       return decay(c, a.p);
     record_access(c, st, e, a.p, false, NULL);
-    return vunk(false);
+    return vdata(c);
   }
   if (a.kind == A_LOCAL)
     return st_get(c, st, a.var);
@@ -1415,7 +1489,7 @@ static addr eval_addr(ctx *c, state *st, const wl_expr *e) {
     const val *i = eval(c, st, idx);
     if (!p || p->kind != V_PTR)
       return none;
-    addr a = {A_SHARED, ptr_add(c, p, int_form(i), 1), NULL};
+    addr a = {A_SHARED, ptr_add_val(c, p, int_form(i), 1, i), NULL};
     return a;
   }
   case WL_E_UNARY:
@@ -1502,8 +1576,19 @@ static const val *arith_forms(ctx *c, int op, const val *a, const val *b, const 
   if (add && b->kind == V_PTR && int_form(a))
     return ptr_add(c, b, int_form(a), 1);
   const wl_lform *fa = int_form(a), *fb = int_form(b), *r = NULL;
-  if (!fa || !fb)
+  if (!fa || !fb) {
+    /* a value read from memory, moved by warp-uniform numbers: a new one of
+     * its own; anything combined with the lane's identity: varies by lane */
+    if ((a->data && val_uniform(b)) || (b->data && val_uniform(a)))
+      return vdata(c);
+    bool la = a->vary || (fa && !wl_lf_uniform(fa)), lb = b->vary || (fb && !wl_lf_uniform(fb));
+    bool mixes = op == WL_B_OR || op == WL_B_OR_ASSIGN || op == WL_B_XOR ||
+                 op == WL_B_XOR_ASSIGN || op == WL_B_ADD || op == WL_B_ADD_ASSIGN ||
+                 op == WL_B_SHL || op == WL_B_SHL_ASSIGN;
+    if (mixes && (la || lb) && !(la && lb))
+      return vvary(c);
     return vunk(uni);
+  }
   switch (op) {
   case WL_B_ADD:
   case WL_B_ADD_ASSIGN: r = wl_lf_add(&c->lc, fa, fb); break;
@@ -1527,6 +1612,10 @@ static const val *arith_forms(ctx *c, int op, const val *a, const val *b, const 
   case WL_B_XOR_ASSIGN: r = wl_lf_op(&c->lc, lop_of(op), fa, fb); break;
   default: break;
   }
+  if (!r && !uni && (op == WL_B_SHL || op == WL_B_SHL_ASSIGN || op == WL_B_OR ||
+                     op == WL_B_OR_ASSIGN || op == WL_B_XOR || op == WL_B_XOR_ASSIGN) &&
+      wl_lf_uniform(fb) != wl_lf_uniform(fa))
+    return vvary(c); /* threadIdx.x << 27: the lane's tag */
   return vint(c, r, uni);
 }
 
@@ -1957,7 +2046,7 @@ static const val *eval(ctx *c, state *st, const wl_expr *e) {
   case WL_E_INDEX: {
     addr a = eval_addr(c, st, e);
     const val *r = read_lvalue(c, st, e, a);
-    return r ? r : vunk(false);
+    return r ? r : vdata(c); /* a load of memory not analyzed */
   }
   case WL_E_UNARY: {
     if (e->nargs != 1)
@@ -1966,7 +2055,7 @@ static const val *eval(ctx *c, state *st, const wl_expr *e) {
     case WL_U_DEREF: {
       addr a = eval_addr(c, st, e);
       const val *r = read_lvalue(c, st, e, a);
-      return r ? r : vunk(false);
+      return r ? r : vdata(c);
     }
     case WL_U_ADDROF: {
       addr a = eval_addr(c, st, e->args[0]);

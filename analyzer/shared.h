@@ -73,6 +73,8 @@ typedef struct wl_smem_race {
   long long element;           /* index in elements of the storage (row-major for arrays) */
   bool loop_carried;           /* first comes from an earlier iteration of a loop */
   bool concurrent_branches;    /* the two are in the two arms of a lane-dependent branch */
+  bool data_index;             /* the element is chosen by a value read from memory: the
+                                  lanes meet when their values are equal */
   const wl_func *root;         /* the kernel (or uncalled device function) analyzed */
   const wl_expr *call;         /* the call in root through which it happens; NULL if in root */
 } wl_smem_race;

@@ -22,11 +22,13 @@ static void quote(const wl_rule_ctx *ctx, const wl_expr *e, char *buf, size_t n)
 }
 
 static void describe(const wl_rule_ctx *ctx, const wl_smem_race *r, char *out, size_t n) {
-  char a[96], b[96], elem[48] = "", where[96];
+  char a[96], b[96], elem[64] = "", where[96];
   quote(ctx, r->second.expr, b, sizeof b);
   quote(ctx, r->first.expr, a, sizeof a);
   if (r->element_known)
     snprintf(elem, sizeof elem, " (element %lld)", r->element);
+  else if (r->data_index)
+    snprintf(elem, sizeof elem, " (when both lanes' indexes are equal)");
   if (r->first.stmt == r->second.stmt && !r->loop_carried)
     snprintf(where, sizeof where, "in the same statement");
   else
