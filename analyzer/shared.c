@@ -1124,6 +1124,11 @@ static void record_access(ctx *c, state *st, const wl_expr *e, const val *p, boo
                           const val *stored) {
   if (!c->record || !st->live)
     return;
+  /* memory of unknown space at an element that is the same in every lane
+   * (val[0], val[1]): as likely each thread's own array as shared; only
+   * elements chosen by the lane make it shared between the lanes */
+  if (p->space == WL_MEM_UNKNOWN && (!p->f || wl_lf_uniform(p->f)))
+    return;
   acc *a = wl_arena_alloc(&c->ar, sizeof *a);
   a->info.expr = e;
   a->info.stmt = c->stmt;
@@ -1461,6 +1466,8 @@ static addr eval_addr(ctx *c, state *st, const wl_expr *e) {
     }
     if (v->type & WL_T_REFERENCE) {
       const val *b = st_lookup(st, v);
+      if (!b && (v->flags & WL_V_PARAM))
+        b = var_default(c, v); /* a root's reference parameter (param_storage) */
       if (b && b->kind == V_PTR) {
         addr a = {A_SHARED, b, NULL};
         return a;
@@ -2911,6 +2918,21 @@ static int param_of(const param_scan *ps, const wl_expr *e) {
   return -1;
 }
 
+/* i + k, i - k, (i + 1) % 32, i ^ 1: the parameters an index moves */
+static void mark_mentioned(param_scan *ps, const wl_expr *e, unsigned depth) {
+  if (!e || depth > 6)
+    return;
+  int i = param_of(ps, e);
+  if (i >= 0) {
+    ps->moved[i] = 1;
+    return;
+  }
+  if (e->kind == WL_E_CALL || e->kind == WL_E_INDEX)
+    return;
+  for (unsigned k = 0; k < e->nargs; k++)
+    mark_mentioned(ps, e->args[k], depth + 1);
+}
+
 static bool scan_params_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
   (void)in;
   param_scan *ps = ud;
@@ -2922,14 +2944,8 @@ static bool scan_params_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
     int i = param_of(ps, ix);
     if (i >= 0)
       ps->plain[i] = 1;
-    if (ix && ix->kind == WL_E_BINARY && ix->nargs == 2 &&
-        (ix->op == WL_B_ADD || ix->op == WL_B_SUB)) {
-      int l = param_of(ps, ix->args[0]), r = param_of(ps, ix->args[1]);
-      if (l >= 0)
-        ps->moved[l] = 1;
-      if (r >= 0 && ix->op == WL_B_ADD)
-        ps->moved[r] = 1;
-    }
+    if (ix && i < 0)
+      mark_mentioned(ps, ix, 0);
   }
   if (e->kind == WL_E_BINARY && e->nargs == 2 && (e->op == WL_B_ADD || e->op == WL_B_SUB)) {
     int l = param_of(ps, e->args[0]), r = param_of(ps, e->args[1]);
