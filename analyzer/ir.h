@@ -221,6 +221,14 @@ enum {
   WL_F_METHOD = 1u << 5
 };
 
+/* One instantiation of a function template seen in the TU (an explicit
+ * instantiation, or a call or launch naming its arguments): the value of each
+ * template parameter, where it is an integer. */
+typedef struct wl_tinst {
+  long long *vals;      /* [ntparams] */
+  unsigned char *known; /* [ntparams]: 1 where vals[i] is an integral argument */
+} wl_tinst;
+
 struct wl_func {
   const char *name;
   const char *usr;
@@ -231,7 +239,14 @@ struct wl_func {
   unsigned nparams;
   wl_stmt *body;
   wl_func *parent; /* for lambdas: the enclosing function */
+  /* a function template: its template parameters' names in order, and the
+   * distinct instantiations seen in the TU (at most WL_MAX_TINSTS) */
+  const char **tparams;
+  unsigned ntparams;
+  wl_tinst *tinsts;
+  unsigned ntinsts;
 };
+#define WL_MAX_TINSTS 8
 
 /* A problem clang reported while parsing (errors and fatal errors). */
 typedef struct wl_parse_diag {

@@ -82,6 +82,7 @@ typedef struct lower_ctx {
   wl_vec funcs;   /* wl_func* */
   wl_vec globals; /* wl_var* */
   wl_vec calls;   /* wl_expr* (CALL) to link to callees */
+  wl_vec insts;   /* seen_inst*: instantiations of function templates */
   wl_func *cur_func;
   CXSourceRangeList *skipped; /* preprocessor-skipped ranges of the main file (lazy) */
   bool skipped_done;
@@ -521,6 +522,34 @@ static bool within(wl_range outer, wl_range inner) {
          inner.begin.offset >= outer.begin.offset && inner.begin.offset < outer.end.offset;
 }
 
+/* An instantiation of a function template: its template's USR and arguments. */
+typedef struct seen_inst {
+  const char *usr;
+  unsigned n;
+  long long vals[16];
+  unsigned char known[16];
+} seen_inst;
+
+static void note_instantiation(lower_ctx *L, CXCursor spec, CXCursor tmpl) {
+  int n = clang_Cursor_getNumTemplateArguments(spec);
+  if (n <= 0 || clang_Cursor_isNull(tmpl) ||
+      clang_getCursorKind(tmpl) != CXCursor_FunctionTemplate)
+    return;
+  seen_inst *si = wl_arena_alloc(A(L), sizeof *si);
+  memset(si, 0, sizeof *si);
+  si->usr = take(L, clang_getCursorUSR(tmpl));
+  si->n = n > 16 ? 16 : (unsigned)n;
+  bool any = false;
+  for (unsigned i = 0; i < si->n; i++)
+    if (clang_Cursor_getTemplateArgumentKind(spec, i) == CXTemplateArgumentKind_Integral) {
+      si->vals[i] = clang_Cursor_getTemplateArgumentValue(spec, i);
+      si->known[i] = 1;
+      any = true;
+    }
+  if (any)
+    wl_vec_push(&L->insts, si);
+}
+
 static void fill_callee(lower_ctx *L, wl_expr *e, CXCursor ref) {
   enum CXCursorKind rk = clang_getCursorKind(ref);
   if (rk == CXCursor_OverloadedDeclRef) {
@@ -544,6 +573,8 @@ static void fill_callee(lower_ctx *L, wl_expr *e, CXCursor ref) {
     return;
   CXCursor tmpl = clang_getSpecializedCursorTemplate(ref);
   CXCursor key = clang_Cursor_isNull(tmpl) ? ref : tmpl;
+  if (!clang_Cursor_isNull(tmpl))
+    note_instantiation(L, ref, tmpl);
   e->callee_usr = take(L, clang_getCursorUSR(key));
   e->callee_decl = expansion_loc(L, clang_getCursorLocation(key));
   e->callee_in_prelude = in_prelude_or_system(L, key);
@@ -1207,7 +1238,14 @@ static wl_func *lower_function(lower_ctx *L, CXCursor c, unsigned extra) {
       f->flags |= WL_F_DEVICE;
     else if (ck == CXCursor_CUDAHostAttr)
       f->flags |= WL_F_HOST;
-    else if (ck == CXCursor_ParmDecl) {
+    else if (ck == CXCursor_TemplateTypeParameter || ck == CXCursor_NonTypeTemplateParameter ||
+             ck == CXCursor_TemplateTemplateParameter) {
+      const char **t = wl_arena_alloc(A(L), (f->ntparams + 1) * sizeof *t);
+      if (f->ntparams)
+        memcpy(t, f->tparams, f->ntparams * sizeof *t);
+      t[f->ntparams++] = take(L, clang_getCursorSpelling(k.v[i]));
+      f->tparams = t;
+    } else if (ck == CXCursor_ParmDecl) {
       wl_var *v = lower_var(L, k.v[i], WL_V_PARAM);
       v->param_index = (int)np;
       params[np++] = v;
@@ -1282,6 +1320,11 @@ static void lower_decl(lower_ctx *L, CXCursor c, unsigned tmpl) {
   case CXCursor_Destructor:
   case CXCursor_ConversionFunction:
   case CXCursor_FunctionTemplate:
+    if (k == CXCursor_FunctionDecl) { /* template void f<16>(int *); */
+      CXCursor t = clang_getSpecializedCursorTemplate(c);
+      if (!clang_Cursor_isNull(t))
+        note_instantiation(L, c, t);
+    }
     if (user_code(L, c) && has_body(c))
       lower_function(
           L, c,
@@ -1336,6 +1379,150 @@ static int cmp_func(const void *a, const void *b) {
       return c;
   }
   return x->loc.offset < y->loc.offset ? -1 : x->loc.offset > y->loc.offset;
+}
+
+/* libclang does not visit explicit instantiations (`template __global__ void
+ * reduce<256>(const float *, float *);`): they are read from the main file's
+ * text, outside comments, for the templates the file defines. An argument
+ * that is not an integer literal (or true/false) is left unknown. */
+static bool ident_char(char ch) {
+  return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+}
+
+static void scan_explicit_instantiations(lower_ctx *L) {
+  const char *t = L->main_text;
+  size_t n = L->main_len;
+  for (size_t i = 0; t && i + 8 < n; i++) {
+    if (t[i] == '/' && t[i + 1] == '/') { /* comments */
+      while (i < n && t[i] != '\n')
+        i++;
+      continue;
+    }
+    if (t[i] == '/' && t[i + 1] == '*') {
+      const char *e = strstr(t + i + 2, "*/");
+      i = e ? (size_t)(e - t) + 1 : n;
+      continue;
+    }
+    if (strncmp(t + i, "template", 8) != 0 || (i && ident_char(t[i - 1])) || ident_char(t[i + 8]))
+      continue;
+    size_t j = i + 8;
+    while (j < n && (t[j] == ' ' || t[j] == '\t' || t[j] == '\n' || t[j] == '\r'))
+      j++;
+    if (j >= n || t[j] == '<')
+      continue; /* a template declaration, not an instantiation */
+    size_t end = j;
+    while (end < n && t[end] != ';' && t[end] != '{')
+      end++;
+    if (end >= n || t[end] != ';')
+      continue;
+    /* the last `name <args> (` before the ';' */
+    for (size_t k = j; k < end; k++) {
+      if (t[k] != '<' || k == j)
+        continue;
+      size_t ne = k;
+      while (ne > j && (t[ne - 1] == ' ' || t[ne - 1] == '\t'))
+        ne--;
+      size_t nb = ne;
+      while (nb > j && ident_char(t[nb - 1]))
+        nb--;
+      if (nb == ne)
+        continue;
+      size_t close = k + 1;
+      int depth = 1;
+      while (close < end && depth) {
+        if (t[close] == '<')
+          depth++;
+        else if (t[close] == '>')
+          depth--;
+        if (depth)
+          close++;
+      }
+      if (close >= end)
+        break;
+      seen_inst *si = NULL;
+      for (size_t f = 0; f < L->funcs.n && !si; f++) {
+        const wl_func *fn = L->funcs.v[f];
+        if (fn->ntparams && fn->name && strlen(fn->name) == ne - nb &&
+            strncmp(fn->name, t + nb, ne - nb) == 0) {
+          si = wl_arena_alloc(A(L), sizeof *si);
+          memset(si, 0, sizeof *si);
+          si->usr = fn->usr;
+        }
+      }
+      if (!si)
+        break;
+      size_t a = k + 1;
+      bool any = false;
+      while (a < close && si->n < 16) {
+        size_t b = a;
+        int d = 0;
+        while (b < close && (d || t[b] != ',')) {
+          d += t[b] == '(' || t[b] == '<';
+          d -= t[b] == ')' || t[b] == '>';
+          b++;
+        }
+        char arg[64];
+        size_t len = 0;
+        for (size_t x = a; x < b && len + 1 < sizeof arg; x++)
+          if (t[x] != ' ' && t[x] != '\t' && t[x] != '\n')
+            arg[len++] = t[x];
+        arg[len] = 0;
+        char *stop = NULL;
+        long long v = strtoll(arg, &stop, 0);
+        while (stop && (*stop == 'u' || *stop == 'U' || *stop == 'l' || *stop == 'L'))
+          stop++;
+        if (len && stop && !*stop) {
+          si->vals[si->n] = v;
+          si->known[si->n] = 1;
+          any = true;
+        } else if (!strcmp(arg, "true") || !strcmp(arg, "false")) {
+          si->vals[si->n] = arg[0] == 't';
+          si->known[si->n] = 1;
+          any = true;
+        }
+        si->n++;
+        a = b + 1;
+      }
+      if (any)
+        wl_vec_push(&L->insts, si);
+      break;
+    }
+    i = end;
+  }
+}
+
+/* Gives each function template the distinct instantiations seen. */
+static void link_instantiations(lower_ctx *L) {
+  for (size_t i = 0; i < L->insts.n; i++) {
+    const seen_inst *si = L->insts.v[i];
+    for (size_t j = 0; j < L->funcs.n; j++) {
+      wl_func *f = L->funcs.v[j];
+      if (!f->usr || !f->ntparams || strcmp(f->usr, si->usr) != 0)
+        continue;
+      unsigned n = f->ntparams < si->n ? f->ntparams : si->n;
+      bool dup = false;
+      for (unsigned t = 0; t < f->ntinsts && !dup; t++) {
+        dup = true;
+        for (unsigned a = 0; a < n && dup; a++)
+          dup = f->tinsts[t].known[a] == si->known[a] &&
+                (!si->known[a] || f->tinsts[t].vals[a] == si->vals[a]);
+      }
+      if (dup || f->ntinsts >= WL_MAX_TINSTS)
+        continue;
+      wl_tinst *v = wl_arena_alloc(A(L), (f->ntinsts + 1) * sizeof *v);
+      if (f->ntinsts)
+        memcpy(v, f->tinsts, f->ntinsts * sizeof *v);
+      v[f->ntinsts].vals = wl_arena_alloc(A(L), f->ntparams * sizeof(long long));
+      v[f->ntinsts].known = wl_arena_alloc(A(L), f->ntparams);
+      memset(v[f->ntinsts].known, 0, f->ntparams);
+      for (unsigned a = 0; a < n; a++) {
+        v[f->ntinsts].vals[a] = si->vals[a];
+        v[f->ntinsts].known[a] = si->known[a];
+      }
+      f->tinsts = v;
+      f->ntinsts++;
+    }
+  }
 }
 
 static void link_calls(lower_ctx *L) {
@@ -1548,6 +1735,8 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
     qsort(L.macros, L.nmacros, sizeof *L.macros, cmp_macro);
   lower_decls(&L, clang_getTranslationUnitCursor(ctu), 0);
   link_calls(&L);
+  scan_explicit_instantiations(&L);
+  link_instantiations(&L);
   collect_diags(&L, opts);
   if (L.funcs.n > 1)
     qsort(L.funcs.v, L.funcs.n, sizeof *L.funcs.v, cmp_func);
@@ -1558,6 +1747,7 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
   wl_vec_free(&L.funcs);
   wl_vec_free(&L.globals);
   wl_vec_free(&L.calls);
+  wl_vec_free(&L.insts);
   if (L.skipped)
     clang_disposeSourceRangeList(L.skipped);
   free(L.vars);

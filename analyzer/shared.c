@@ -157,7 +157,7 @@ typedef struct acc {
   const char *tag, *field; /* interned: compared by pointer */
   const wl_lform *off;     /* element, NULL when unknown */
   const wl_lform *wval;    /* value stored (writes), NULL when unknown */
-  bool wvary;              /* the value stored differs between lanes (val.vary, or wval) */
+  bool wvary; /* the value stored may differ between lanes (val.vary or .data, or wval) */
   const val *dkey;         /* off == NULL: the element is dbase + this value (val.dkey) */
   const wl_lform *dbase;
   const guard *g;
@@ -209,6 +209,8 @@ typedef struct ctx {
   bool multi_dim; /* the root (or a function it calls) uses threadIdx.y or .z */
   wl_vec tid_params;   /* integer parameters of an uncalled root taken as thread indices */
   wl_vec array_params; /* pointer parameters of the root used as arrays (p[i], p + i) */
+  const wl_tinst *tinst; /* the root's template arguments, when one instantiation is analyzed */
+  wl_vec data_params;    /* (parameter, its val.data value) pairs of an uncalled root */
   const wl_func *fn;
   const wl_stmt *stmt;
   const wl_expr *root_call;
@@ -664,6 +666,18 @@ static const val *var_default(ctx *c, const wl_var *v) {
   for (size_t i = 0; i < c->tid_params.n; i++)
     if (c->tid_params.v[i] == v)
       return vint(c, thread_x(c), false);
+  if ((v->flags & WL_V_PARAM) && !c->root_params_uniform && is_int_type(v->type) &&
+      is_root_param(c, v)) {
+    /* another integer parameter of an uncalled device function: a value per
+     * lane, the same one at each use (addByte(s, data, tag)'s data) */
+    for (size_t i = 0; i < c->data_params.n; i += 2)
+      if (c->data_params.v[i] == v)
+        return c->data_params.v[i + 1];
+    const val *d = vdata(c);
+    wl_vec_push(&c->data_params, (void *)v);
+    wl_vec_push(&c->data_params, (void *)d);
+    return d;
+  }
   bool global = (v->flags & WL_V_GLOBAL) != 0;
   if (global && v->name && strcmp(v->name, "warpSize") == 0)
     return vint(c, wl_lf_const(&c->lc, WL_LANES), true);
@@ -1016,8 +1030,9 @@ static bool stores_may_differ(const acc *a, const acc *b, unsigned la, unsigned 
  * pitches are taken to keep the lanes of a warp apart), or only when a
  * warp-uniform factor of the lane is zero. */
 /* The lock-step tricks with elements chosen by data (the tagged histograms of
- * the pre-Volta samples): lane a stores a value that differs between lanes
- * (its tag) to p[d], d a value read from memory, and b then reads p[d] back
+ * the pre-Volta samples): lane a stores a value that may differ between lanes
+ * (its tag, a value read from memory; not a number or a call's result such as
+ * a warp reduction's) to p[d], d a value read from memory, and b then reads p[d] back
  * with the same d; two lanes of a warp may have the same d, and nothing
  * orders one lane's store before the other's read. Only that write-then-read
  * shape is reported: two lanes merely storing through data-chosen elements
@@ -1127,7 +1142,7 @@ static void record_access(ctx *c, state *st, const wl_expr *e, const val *p, boo
   /* memory of unknown space at an element that is the same in every lane
    * (val[0], val[1]): as likely each thread's own array as shared; only
    * elements chosen by the lane make it shared between the lanes */
-  if (p->space == WL_MEM_UNKNOWN && (!p->f || wl_lf_uniform(p->f)))
+  if (p->space == WL_MEM_UNKNOWN && (p->f ? wl_lf_uniform(p->f) : !p->dkey))
     return;
   acc *a = wl_arena_alloc(&c->ar, sizeof *a);
   a->info.expr = e;
@@ -1143,7 +1158,8 @@ static void record_access(ctx *c, state *st, const wl_expr *e, const val *p, boo
   a->field = p->field;
   a->off = p->f;
   a->wval = write && stored ? int_form(stored) : NULL;
-  a->wvary = write && stored && (stored->vary || (a->wval && !wl_lf_uniform(a->wval)));
+  a->wvary = write && stored &&
+             (stored->vary || stored->data || (a->wval && !wl_lf_uniform(a->wval)));
   a->dkey = p->f ? NULL : p->dkey;
   a->dbase = p->dbase;
   a->g = st->g;
@@ -1584,9 +1600,9 @@ static const val *arith_forms(ctx *c, int op, const val *a, const val *b, const 
     return ptr_add(c, b, int_form(a), 1);
   const wl_lform *fa = int_form(a), *fb = int_form(b), *r = NULL;
   if (!fa || !fb) {
-    /* a value read from memory, moved by warp-uniform numbers: a new one of
-     * its own; anything combined with the lane's identity: varies by lane */
-    if ((a->data && val_uniform(b)) || (b->data && val_uniform(a)))
+    /* a value computed from one read from memory: a new one of its own;
+     * anything combined with the lane's identity: varies by lane */
+    if (a->data || b->data) /* moved by numbers, or mixed with other values */
       return vdata(c);
     bool la = a->vary || (fa && !wl_lf_uniform(fa)), lb = b->vary || (fb && !wl_lf_uniform(fb));
     bool mixes = op == WL_B_OR || op == WL_B_OR_ASSIGN || op == WL_B_XOR ||
@@ -2017,7 +2033,10 @@ static const val *eval(ctx *c, state *st, const wl_expr *e) {
     const wl_var *v = e->var;
     if (!v) {
       if (is_int_type(e->type) && e->name && (e->type & WL_T_DEPENDENT)) {
-        /* a non-type template parameter */
+        /* a non-type template parameter: the instantiation's number, or host-chosen */
+        for (unsigned i = 0; c->tinst && c->fn == c->root && i < c->root->ntparams; i++)
+          if (c->tinst->known[i] && strcmp(c->root->tparams[i], e->name) == 0)
+            return vint(c, wl_lf_const(&c->lc, c->tinst->vals[i]), true);
         char *n = wl_arena_alloc(&c->ar, strlen(e->name) + 3);
         snprintf(n, strlen(e->name) + 3, "%%T%s", e->name);
         return vint(c, param_form(c, NULL, n, -WL_INF, WL_INF), true);
@@ -2978,11 +2997,12 @@ static void scan_params(ctx *c, const wl_func *f) {
   free(ps.array);
 }
 
-static void analyze_root(wl_smem *sm, const wl_tu *tu, const wl_func *f) {
+static void analyze_root_as(wl_smem *sm, const wl_tu *tu, const wl_func *f, const wl_tinst *ti) {
   ctx c;
   memset(&c, 0, sizeof c);
   c.sm = sm;
   c.tu = tu;
+  c.tinst = ti;
   wl_arena_init(&c.ar);
   wl_lctx_init(&c.lc, &c.ar);
   c.root = f;
@@ -3007,8 +3027,21 @@ static void analyze_root(wl_smem *sm, const wl_tu *tu, const wl_func *f) {
   wl_vec_free(&c.strings);
   wl_vec_free(&c.tid_params);
   wl_vec_free(&c.array_params);
+  wl_vec_free(&c.data_params);
   wl_lctx_free(&c.lc);
   wl_arena_free(&c.ar);
+}
+
+/* A function template is analyzed once per instantiation seen in the file
+ * (its integral template arguments then are numbers); with none seen, once,
+ * its template parameters being host-chosen values, the same in every lane. */
+static void analyze_root(wl_smem *sm, const wl_tu *tu, const wl_func *f) {
+  if (!f->ntinsts) {
+    analyze_root_as(sm, tu, f, NULL);
+    return;
+  }
+  for (unsigned i = 0; i < f->ntinsts; i++)
+    analyze_root_as(sm, tu, f, &f->tinsts[i]);
 }
 
 wl_smem *wl_smem_build(const wl_tu *tu) {

@@ -308,6 +308,41 @@ START_TEST(test_parse_arch) {
 }
 END_TEST
 
+/* Function templates know their parameters and the instantiations the file
+ * shows: explicit instantiations (read from the text, libclang skips them)
+ * and calls or launches naming the arguments; duplicates once. */
+START_TEST(test_template_instantiations) {
+  wl_tu *tu = parse_src("template <typename T, int W> __global__ void k(T *p) { p[0] = W; }\n"
+                        "template __global__ void k<float, 4>(float *);\n"
+                        "// template __global__ void k<float, 99>(float *);\n"
+                        "template __global__ void k<int, 0x10u>(int *);\n"
+                        "void go(float *f) { k<float, 8><<<1, 32>>>(f); k<float, 4><<<1, 32>>>(f); }\n"
+                        "template <int N> __device__ int g() { return N; }\n");
+  const wl_func *k = NULL, *g = NULL;
+  for (unsigned i = 0; i < tu->nfuncs; i++) {
+    if (strcmp(tu->funcs[i]->name, "k") == 0)
+      k = tu->funcs[i];
+    if (strcmp(tu->funcs[i]->name, "g") == 0)
+      g = tu->funcs[i];
+  }
+  ck_assert_ptr_nonnull(k);
+  ck_assert_uint_eq(k->ntparams, 2);
+  ck_assert_str_eq(k->tparams[0], "T");
+  ck_assert_str_eq(k->tparams[1], "W");
+  ck_assert_uint_eq(k->ntinsts, 3); /* 8 (launch), 4 (explicit and launch), 16 */
+  long long seen = 0;
+  for (unsigned i = 0; i < k->ntinsts; i++) {
+    ck_assert(!k->tinsts[i].known[0]);
+    ck_assert(k->tinsts[i].known[1]);
+    seen += k->tinsts[i].vals[1];
+  }
+  ck_assert_int_eq(seen, 8 + 4 + 16);
+  ck_assert_ptr_nonnull(g);
+  ck_assert_uint_eq(g->ntinsts, 0);
+  wl_tu_free(tu);
+}
+END_TEST
+
 START_TEST(test_binary_input) {
   wl_parser *p = wl_parser_new();
   wl_parse_opts o;
@@ -336,6 +371,7 @@ Suite *wl_suite_ir(void) {
   tcase_add_test(tc, test_cooperative_groups_prelude);
   tcase_add_test(tc, test_parse_arch);
   tcase_add_test(tc, test_binary_input);
+  tcase_add_test(tc, test_template_instantiations);
   suite_add_tcase(s, tc);
   return s;
 }
