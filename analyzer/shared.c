@@ -1735,6 +1735,35 @@ static bool is_barrier_call(const wl_expr *e) {
   return !e->callee_in_prelude && strncmp(e->name, "__", 2) != 0 && strstr(e->name, "sync");
 }
 
+/* A warp-synchronous collective of CUDA 9 and later (__shfl_sync, __ballot_sync,
+ * __reduce_add_sync, a cooperative-groups tile's shfl or cg::reduce): no lane
+ * of its group leaves it before every lane has arrived. It is taken to order
+ * the lanes' shared-memory accesses as __syncwarp() does (the quiet direction:
+ * the CUDA guide does not make them memory barriers, but a lane's accesses
+ * before the collective are issued before it arrives, and modern code relies
+ * on a warp reduction between a broadcast read and the next store). The
+ * legacy non-sync forms are not. */
+static bool is_warp_collective(const wl_expr *e) {
+  if (!e->name || e->callee || !e->callee_in_prelude)
+    return false;
+  static const char *const sync_names[] = {
+      "__shfl_sync",       "__shfl_up_sync",    "__shfl_down_sync",  "__shfl_xor_sync",
+      "__ballot_sync",     "__all_sync",        "__any_sync",        "__uni_sync",
+      "__match_any_sync",  "__match_all_sync",  "__reduce_add_sync", "__reduce_min_sync",
+      "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync",  "__reduce_xor_sync"};
+  for (size_t i = 0; i < sizeof sync_names / sizeof sync_names[0]; i++)
+    if (strcmp(e->name, sync_names[i]) == 0)
+      return true;
+  static const char *const cg_names[] = {"reduce", "shfl",      "shfl_up",   "shfl_down",
+                                         "shfl_xor", "ballot",   "any",       "all",
+                                         "match_any", "match_all", "inclusive_scan",
+                                         "exclusive_scan"};
+  for (size_t i = 0; i < sizeof cg_names / sizeof cg_names[0]; i++)
+    if (strcmp(e->name, cg_names[i]) == 0)
+      return true;
+  return false;
+}
+
 /* the variable a method is called on: g.sync(), tile.thread_rank() */
 static const wl_var *method_object(const wl_expr *e) {
   const wl_expr *m = wl_expr_strip(e->callee_expr);
@@ -1929,6 +1958,8 @@ static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
     st->npend = 0;
     return vunk(true);
   }
+  if (is_warp_collective(e))
+    st->npend = 0; /* the value is computed below as for other intrinsics */
   if (passes_memory && !e->callee_in_prelude) {
     /* a function whose body is not visible receives the memory (a library's
      * block reduction on a __shared__ TempStorage): it may hold a barrier,
