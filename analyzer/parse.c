@@ -588,9 +588,21 @@ static wl_expr *lower_call(lower_ctx *L, CXCursor c) {
   e->name = take(L, clang_getCursorSpelling(c));
   kids k = children(c);
   int n = clang_Cursor_getNumArguments(c);
-  /* the callee: the first child that is not an argument */
-  if (k.n > 0 && (n < 0 || (unsigned)n < k.n)) {
-    CXCursor callee = k.v[0];
+  /* the callee: the first child that is not an argument (libclang visits an
+   * overloaded operator's children in source order, `a << b` as a, <<, b:
+   * lowering an argument as the callee too would double the work at each
+   * level of a chain such as gtest's `<< x << y << ...`) */
+  unsigned first = 0;
+  while (first < k.n && n > 0) {
+    bool is_arg = false;
+    for (int i = 0; i < n && !is_arg; i++)
+      is_arg = clang_equalCursors(k.v[first], clang_Cursor_getArgument(c, (unsigned)i)) != 0;
+    if (!is_arg)
+      break;
+    first++;
+  }
+  if (first < k.n && (n < 0 || (unsigned)n < k.n)) {
+    CXCursor callee = k.v[first];
     /* look through the implicit function-to-pointer conversion */
     while (clang_getCursorKind(callee) == CXCursor_UnexposedExpr) {
       kids ck = children(callee);

@@ -1737,12 +1737,13 @@ static bool is_barrier_call(const wl_expr *e) {
 
 /* A warp-synchronous collective of CUDA 9 and later (__shfl_sync, __ballot_sync,
  * __reduce_add_sync, a cooperative-groups tile's shfl or cg::reduce): no lane
- * of its group leaves it before every lane has arrived. It is taken to order
- * the lanes' shared-memory accesses as __syncwarp() does (the quiet direction:
- * the CUDA guide does not make them memory barriers, but a lane's accesses
- * before the collective are issued before it arrives, and modern code relies
- * on a warp reduction between a broadcast read and the next store). The
- * legacy non-sync forms are not. */
+ * of its group leaves it before every lane has arrived. It is taken to order a
+ * lane's reads before it with another lane's stores after it (the quiet
+ * direction: a read's value is taken before the lane arrives; modern code
+ * relies on a warp reduction between a broadcast read and the next store to
+ * the same element). It does not make a store before it visible to a read
+ * after it: the CUDA guide gives the collectives no memory ordering, that is
+ * what __syncwarp() is for. The legacy non-sync forms order nothing. */
 static bool is_warp_collective(const wl_expr *e) {
   if (!e->name || e->callee || !e->callee_in_prelude)
     return false;
@@ -1958,8 +1959,13 @@ static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
     st->npend = 0;
     return vunk(true);
   }
-  if (is_warp_collective(e))
-    st->npend = 0; /* the value is computed below as for other intrinsics */
+  if (is_warp_collective(e)) { /* drops the pending reads; the value is computed below */
+    unsigned k = 0;
+    for (unsigned i = 0; i < st->npend; i++)
+      if (st->pend[i]->info.write)
+        st->pend[k++] = st->pend[i];
+    st->npend = k;
+  }
   if (passes_memory && !e->callee_in_prelude) {
     /* a function whose body is not visible receives the memory (a library's
      * block reduction on a __shared__ TempStorage): it may hold a barrier,

@@ -1,5 +1,6 @@
 /* test_ir.c - unit tests of the lowering from libclang's cursors to the IR. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -343,6 +344,33 @@ START_TEST(test_template_instantiations) {
 }
 END_TEST
 
+/* A chain of overloaded operators (gtest's `<< a << b ...`): each level is
+ * lowered once; lowering an operand as the callee too took time and memory
+ * doubling with every `<<` (a 60-level chain: 2^60). */
+START_TEST(test_operator_chain_linear) {
+  char src[4096];
+  size_t n = (size_t)snprintf(src, sizeof src,
+                              "struct S { S &operator<<(int); };\nvoid f(S &s) { s");
+  for (int i = 0; i < 60; i++)
+    n += (size_t)snprintf(src + n, sizeof src - n, " << %d", i);
+  snprintf(src + n, sizeof src - n, "; }\n");
+  wl_tu *tu = parse_src(src);
+  const wl_func *f = func(tu, "f");
+  const wl_stmt *b = f->body;
+  ck_assert_uint_ge(b->nkids, 1);
+  const wl_expr *e = wl_expr_strip(b->kids[0]->expr);
+  unsigned depth = 0;
+  while (e && e->kind == WL_E_CALL && e->nargs == 2) { /* operator<<(lhs, rhs) */
+    ck_assert_ptr_nonnull(e->callee_expr);
+    ck_assert(e->callee_expr->kind != WL_E_CALL);
+    e = wl_expr_strip(e->args[0]);
+    depth++;
+  }
+  ck_assert_uint_eq(depth, 60);
+  wl_tu_free(tu);
+}
+END_TEST
+
 START_TEST(test_binary_input) {
   wl_parser *p = wl_parser_new();
   wl_parse_opts o;
@@ -372,6 +400,7 @@ Suite *wl_suite_ir(void) {
   tcase_add_test(tc, test_parse_arch);
   tcase_add_test(tc, test_binary_input);
   tcase_add_test(tc, test_template_instantiations);
+  tcase_add_test(tc, test_operator_chain_linear);
   suite_add_tcase(s, tc);
   return s;
 }
