@@ -620,6 +620,8 @@ static wl_expr *lower_call(lower_ctx *L, CXCursor c) {
   if (e->callee_expr) {
     /* the call's own location: the start of the callee's name */
     const wl_expr *ce = e->callee_expr;
+    if ((!e->name || !*e->name) && ce->kind == WL_E_MEMBER && ce->name && *ce->name)
+      e->name = ce->name; /* a dependent method call: obj.getPointer() */
     if (ce->kind == WL_E_MEMBER && ce->loc.file)
       e->loc = ce->loc;
     else if (ce->range.begin.file)
@@ -750,6 +752,18 @@ static wl_expr *lower_expr(lower_ctx *L, CXCursor c) {
   case CXCursor_MemberRefExpr: {
     wl_expr *e = new_expr(L, c, WL_E_MEMBER);
     e->name = take(L, clang_getCursorSpelling(c));
+    if (!*e->name) { /* obj.f in a template, f unresolved: the last identifier of the extent */
+      CXToken *toks = NULL;
+      unsigned nt = 0;
+      clang_tokenize(L->ctu, clang_getCursorExtent(c), &toks, &nt);
+      for (unsigned i = nt; i-- > 0;)
+        if (clang_getTokenKind(toks[i]) == CXToken_Identifier) {
+          e->name = take(L, clang_getTokenSpelling(L->ctu, toks[i]));
+          break;
+        }
+      if (toks)
+        clang_disposeTokens(L->ctu, toks, nt);
+    }
     kids k = children(c);
     for (unsigned i = 0; i < k.n; i++)
       if (is_expr_kind(clang_getCursorKind(k.v[i]))) {

@@ -1918,9 +1918,45 @@ static const val *inline_call(ctx *c, state *st, const wl_expr *e, const wl_func
   return fr.retv ? fr.retv : vunk(false);
 }
 
+/* whether a statement tree declares an extern __shared__ array */
+static bool declares_extern_shared(const wl_stmt *s) {
+  if (!s)
+    return false;
+  if (s->kind == WL_S_DECL)
+    for (unsigned i = 0; i < s->nvars; i++)
+      if ((s->vars[i]->flags & (WL_V_SHARED | WL_V_EXTERN)) == (WL_V_SHARED | WL_V_EXTERN))
+        return true;
+  for (unsigned i = 0; i < s->nkids; i++)
+    if (declares_extern_shared(s->kids[i]))
+      return true;
+  return false;
+}
+
+/* smem.getPointer() on a SharedMemory<T> of a template (a dependent call,
+ * resolved by no one): a method of that name, with no parameters, that some
+ * class of the file defines returning its extern __shared__ storage (every
+ * specialization returns dynamic shared memory; any one stands for all). */
+static const wl_func *shared_memory_getter(const ctx *c, const wl_expr *e) {
+  if (e->callee || e->nargs || !e->name || !*e->name || e->callee_in_prelude)
+    return NULL;
+  const wl_expr *m = e->callee_expr ? wl_expr_strip(e->callee_expr) : NULL;
+  if (!m || m->kind != WL_E_MEMBER)
+    return NULL;
+  for (unsigned i = 0; i < c->tu->nfuncs; i++) {
+    const wl_func *f = c->tu->funcs[i];
+    if ((f->flags & WL_F_METHOD) && f->body && f->nparams == 0 && f->name &&
+        strcmp(f->name, e->name) == 0 && declares_extern_shared(f->body))
+      return f;
+  }
+  return NULL;
+}
+
 static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
   if (e->callee && e->callee->body)
     return inline_call(c, st, e, e->callee, 0);
+  const wl_func *getter = shared_memory_getter(c, e);
+  if (getter)
+    return inline_call(c, st, e, getter, 0);
   const wl_func *conv = conversion_operator(c, e);
   if (conv)
     return inline_call(c, st, e, conv, 0);
@@ -1932,7 +1968,7 @@ static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
   for (unsigned i = 0; i < e->nargs; i++) {
     const wl_expr *a = e->args[i], *sa = wl_expr_strip(a);
     if (sa && !(sa->type & (WL_T_POINTER | WL_T_ARRAY | WL_T_INTEGER | WL_T_FLOATING)) &&
-        (sa->kind == WL_E_REF || sa->kind == WL_E_MEMBER || sa->kind == WL_E_INDEX)) {
+        !(sa->type & WL_T_DEPENDENT) && (sa->kind == WL_E_REF || sa->kind == WL_E_MEMBER)) {
       a = sa;
       /* an object passed as is (by reference, as a library's TempStorage is) */
       addr ad = eval_addr(c, st, a);
