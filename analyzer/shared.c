@@ -1624,7 +1624,19 @@ static const val *arith_forms(ctx *c, int op, const val *a, const val *b, const 
   case WL_B_REM:
   case WL_B_REM_ASSIGN:
   case WL_B_SHR:
-  case WL_B_SHR_ASSIGN: r = wl_lf_op(&c->lc, lop_of(op), wrap_u32(c, fa, e), fb); break;
+  case WL_B_SHR_ASSIGN:
+    r = wl_lf_op(&c->lc, lop_of(op), wrap_u32(c, fa, e), fb);
+    if (!r && (op == WL_B_DIV || op == WL_B_SHR) && !wl_lf_uniform(fa) && wl_lf_uniform(fb) &&
+        wl_lf_has_param(&c->lc, fb)) {
+      /* threadIdx.x / THREADS_PER_VECTOR, a template or kernel argument: the
+       * index of the lane's group. Legacy code sizes groups to divide the
+       * warp, and the lanes it pairs (tid and tid + 16 under
+       * THREADS_PER_VECTOR > 16) lie in one group, so the group index is
+       * taken to be the same in every lane: conditions on it (row <
+       * num_rows) are then warp-uniform, with both outcomes possible. */
+      return vint(c, wl_lf_sym(&c->lc, wl_sym_fresh(&c->lc, "group", 0, WL_INF), 1), true);
+    }
+    break;
   case WL_B_SHL:
   case WL_B_SHL_ASSIGN:
   case WL_B_AND:
