@@ -19,19 +19,34 @@
  * Assumptions (documented in rules/missing-syncwarp.md): in a kernel that
  * uses only threadIdx.x, blockDim.x is a positive multiple of 32, so a warp
  * is 32 consecutive threadIdx.x (threadIdx.x == 32*W + lane, blockDim.x ==
- * 32*K, and threadIdx.x < blockDim.x gives 0 <= W <= K - 1). A kernel that
- * (or whose callees) uses threadIdx.y or .z may have warps that span rows:
- * there threadIdx.x/y/z are unknown lane-dependent values (only a cooperative
- * group's thread_rank() stays exact). Where the analysis cannot be exact it
- * stays quiet: host-chosen numbers (kernel and template arguments) keep the
- * lanes of a warp apart, an unknown factor of the lane is not zero, and two
- * lanes that both have to pass conditions it cannot evaluate per lane are
- * not paired (see check_pair in shared.c). Two lanes storing to one element
- * are a race only when the stored values are known to differ between them
- * (their lane forms differ: s[0] = threadIdx.x); a value with no lane form (a
- * call's result such as cg::reduce, a shuffle, a load, a float) is taken to
- * be the same in every lane, as a warp reduction's result is (llm.c's
- * shared_sum[warp_id] = cg::reduce(warp, ...) with no lane guard). */
+ * 32*K, and threadIdx.x < blockDim.x gives 0 <= W <= K - 1). In a kernel
+ * that uses threadIdx.y or .z, the linear id threadIdx.y * blockDim.x +
+ * threadIdx.x (+ threadIdx.z * blockDim.x * blockDim.y) is 32*W + lane (the
+ * hardware cuts the linear order into warps); threadIdx.x/y/z alone are
+ * unknown lane-dependent values there. A device function no function of the
+ * file calls is analyzed under the legacy convention its body states: an
+ * integer parameter used as an index alone and moved (p[i], p[i + k]) is the
+ * thread's index with whole warps calling; pointer parameters indexed in the
+ * body and references to structs are memory of unknown space
+ * (WL_MEM_UNKNOWN). A function template is analyzed once per instantiation
+ * seen in the file (explicit ones, launches and calls), else with its
+ * non-type parameters as host-chosen numbers; x / T for a host-chosen T (a
+ * lane's group) is taken as warp-uniform. A call whose body is not visible
+ * and that receives shared memory may hold a barrier; a warp collective of
+ * CUDA 9+ orders reads before it with stores after it. A lane that stores a
+ * value that may differ between lanes to p[d], d read from memory, and
+ * reads p[d] back races with any lane of equal d (tagged histograms).
+ * Where the analysis cannot be exact it stays quiet: host-chosen numbers
+ * (kernel and template arguments) keep the lanes of a warp apart, an unknown
+ * factor of the lane is not zero, and two lanes that both have to pass
+ * conditions it cannot evaluate per lane are not paired (see check_pair in
+ * shared.c). Two lanes storing to one element are a race only when the stored
+ * values are known to differ between them (their lane forms differ: s[0] =
+ * threadIdx.x); a value with no lane form (a call's result such as
+ * cg::reduce, a shuffle, a load, a float) is taken to be the same in every
+ * lane, as a warp reduction's result is (llm.c's shared_sum[warp_id] =
+ * cg::reduce(warp, ...) with no lane guard). A kernel's own pointer
+ * parameters (global memory) are not analyzed. */
 #ifndef WARPLINT_SHARED_H
 #define WARPLINT_SHARED_H
 
@@ -50,7 +65,8 @@ typedef enum wl_mem_space {
                         that no function of the file calls */
 } wl_mem_space;
 
-/* One access of shared memory (an lvalue read or written). */
+/* One access of shared memory, or of memory of unknown space (an lvalue read
+ * or written). */
 typedef struct wl_smem_access {
   const wl_expr *expr;   /* the lvalue: s[i], *p, p->x, a scalar __shared__ variable */
   const wl_stmt *stmt;   /* innermost statement being executed when it happened */
