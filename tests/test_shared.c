@@ -349,6 +349,48 @@ START_TEST(test_warp_reduce_interprocedural) {
 }
 END_TEST
 
+/* A warp collective orders a read before it with another lane's store after
+ * it, but does not publish a store before it to a read after it. */
+START_TEST(test_collectives_order_reads_only) {
+  fixture fx = analyze("__global__ void k(float *g) {\n"                     /* 1 */
+                       "  __shared__ float s[32];\n"                          /* 2 */
+                       "  int lane = threadIdx.x & 31;\n"                     /* 3 */
+                       "  float b = s[0];\n"                                  /* 4 */
+                       "  b = __shfl_xor_sync(0xffffffffu, b, 1);\n"         /* 5 */
+                       "  if (lane == 0) s[0] = b;\n"                         /* 6 */
+                       "  s[lane] = g[lane];\n"                               /* 7 */
+                       "  float v = __shfl_down_sync(0xffffffffu, b, 1);\n"  /* 8 */
+                       "  g[lane] = s[(lane + 1) & 31] + v;\n"                /* 9 */
+                       "}\n");
+  ck_assert_ptr_null(race_on(&fx, 6));    /* the read at 4 is ordered by the shuffle */
+  ck_assert_ptr_nonnull(race_on(&fx, 9)); /* the store at 7 is not published by one */
+  done(&fx);
+}
+END_TEST
+
+/* Tagged histogram: the element is chosen by data; the race needs equal data. */
+START_TEST(test_data_index_lockstep) {
+  fixture fx = analyze("__global__ void h(unsigned *hist, const unsigned *in) {\n" /* 1 */
+                       "  __shared__ unsigned s[256];\n"                             /* 2 */
+                       "  unsigned d = in[threadIdx.x] & 255u;\n"                    /* 3 */
+                       "  unsigned tag = threadIdx.x << 27;\n"                       /* 4 */
+                       "  unsigned c;\n"                                             /* 5 */
+                       "  do {\n"                                                    /* 6 */
+                       "    c = tag | ((s[d] & 0x07FFFFFFu) + 1);\n"                 /* 7 */
+                       "    s[d] = c;\n"                                             /* 8 */
+                       "  } while (s[d] != c);\n"                                    /* 9 */
+                       "  s[in[threadIdx.x + 32] & 255u] = 1u;\n"                    /* 10 */
+                       "}\n");
+  const wl_smem_race *r = race_on(&fx, 9);
+  ck_assert_ptr_nonnull(r);
+  ck_assert(r->data_index);
+  ck_assert(!r->element_known);
+  ck_assert_uint_eq(r->first.expr->loc.line, 8);
+  ck_assert_ptr_null(race_on(&fx, 10)); /* a store through another data value: no re-read */
+  done(&fx);
+}
+END_TEST
+
 START_TEST(test_listing7_and_8) {
   fixture fx = analyze("__global__ void l7(int *out) {\n"     /* 1 */
                        "  __shared__ int shmem[64];\n"        /* 2 */
@@ -962,6 +1004,8 @@ Suite *wl_suite_shared(void) {
   tcase_add_test(tc, test_storage_through_references_and_calls);
   tcase_add_test(tc, test_warp_reduce_interprocedural);
   tcase_add_test(tc, test_listing7_and_8);
+  tcase_add_test(tc, test_collectives_order_reads_only);
+  tcase_add_test(tc, test_data_index_lockstep);
   tcase_add_test(tc, test_lane_sets);
   tcase_add_test(tc, test_barriers_on_every_path);
   tcase_add_test(tc, test_loops);
