@@ -3002,7 +3002,7 @@ static bool uses_multi_dim(const wl_func *f) {
 
 /* The legacy conventions an uncalled device function's body states (see
  * rules/missing-syncwarp.md): a pointer parameter indexed as p[i] (or moved by
- * p + i) is an array; an integer parameter i used as an index both alone
+ * p + i, or handed on to a function of the file) is an array; an integer parameter i used as an index both alone
  * (p[i]) and moved (p[i + k], p[i - k]) is the calling thread's index in the
  * block, as in warpReduce(volatile T *sdata, int tid) or scan_warp(T *p, int
  * idx), with whole warps calling (its own conditions, such as tid < 32, then
@@ -3051,6 +3051,12 @@ static bool scan_params_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
     if (ix && i < 0)
       mark_mentioned(ps, ix, 0);
   }
+  if (e->kind == WL_E_CALL && e->callee && e->callee->body)
+    for (unsigned k = 0; k < e->nargs; k++) { /* handed on to a function of the file */
+      int b = param_of(ps, e->args[k]);
+      if (b >= 0 && (e->args[k]->type & WL_T_POINTER))
+        ps->array[b] = 1;
+    }
   if (e->kind == WL_E_BINARY && e->nargs == 2 && (e->op == WL_B_ADD || e->op == WL_B_SUB)) {
     int l = param_of(ps, e->args[0]), r = param_of(ps, e->args[1]);
     if (l >= 0 && (e->args[0]->type & WL_T_POINTER))
