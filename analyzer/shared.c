@@ -107,6 +107,7 @@ typedef struct val {
   bool dyn;           /* dynamic shared memory (every extern __shared__ array) */
   const char *tag;    /* element type the offset counts in */
   const char *field;  /* member path for accesses of struct members */
+  bool field_scalar;  /* field is a scalar member: the offset still counts whole structs */
   unsigned shape[4];  /* extents of the pointee (of the object, for an address) */
   unsigned nshape;
   bool vol;
@@ -155,6 +156,7 @@ typedef struct acc {
   wl_smem_access info;
   bool dyn;
   const char *tag, *field; /* interned: compared by pointer */
+  bool field_scalar;       /* val.field_scalar */
   const wl_lform *off;     /* element, NULL when unknown */
   const wl_lform *wval;    /* value stored (writes), NULL when unknown */
   bool wvary; /* the value stored may differ between lanes (val.vary or .data, or wval) */
@@ -868,7 +870,11 @@ static const reach *lanes_of(ctx *c, const guard *g) {
 static bool same_storage(const acc *a, const acc *b) {
   if (a->dyn != b->dyn || (!a->dyn && a->info.storage != b->info.storage))
     return false;
-  return a->tag && a->tag == b->tag && a->field == b->field;
+  /* a whole struct and a scalar member of it (sums[i] and sums[j].x, as a
+   * float3 operator+= inlined touches them) overlap at the same element */
+  bool fields = a->field == b->field || (!a->field && b->field_scalar) ||
+                (!b->field && a->field_scalar);
+  return a->tag && a->tag == b->tag && fields;
 }
 
 /* Races found, by unordered pair of expressions (slots hold index + 1; entries
@@ -1156,6 +1162,7 @@ static void record_access(ctx *c, state *st, const wl_expr *e, const val *p, boo
   a->dyn = p->dyn;
   a->tag = p->tag;
   a->field = p->field;
+  a->field_scalar = p->field && p->field_scalar;
   a->off = p->f;
   a->wval = write && stored ? int_form(stored) : NULL;
   a->wvary = write && stored &&
@@ -1459,6 +1466,7 @@ static addr member_addr(ctx *c, const val *obj, const wl_expr *e) {
   const wl_lform *off = obj->f && mult ? wl_lf_scale(&c->lc, obj->f, (long long)mult) : NULL;
   val *p = (val *)vptr_with(c, obj, off);
   p->field = join_field(c, obj->field, e->name);
+  p->field_scalar = nd == 0 && (!obj->field || obj->field_scalar);
   p->nshape = nd;
   memcpy(p->shape, dims, sizeof dims);
   if (e->type & WL_T_VOLATILE)
