@@ -2040,7 +2040,13 @@ static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
                   uni);
     return vunk(uni);
   }
-  return vunk(false);
+  /* traits::writeSums(), traits::isBackward() in a template: a function of
+   * the template's type arguments (its type depends on them), given the same
+   * arguments in every lane, gives the same answer in every lane */
+  const wl_expr *cx = e->callee_expr ? wl_expr_strip(e->callee_expr) : NULL;
+  bool dependent_static = (e->type & WL_T_DEPENDENT) && !e->callee_usr && !e->callee_is_method &&
+                          !(cx && cx->kind == WL_E_MEMBER);
+  return vunk(uni && dependent_static);
 }
 
 /* Casting a shared pointer: the element type may change (SharedMemory<T>, float4 loads). */
