@@ -371,6 +371,16 @@ START_TEST(test_operator_chain_linear) {
 }
 END_TEST
 
+/* glibc's uint/ushort/ulong, which nvcc's headers bring in on Linux: legacy
+ * kernels that use them parse without errors (else their bodies are lost). */
+START_TEST(test_glibc_short_type_names) {
+  wl_tu *tu = parse_src("__global__ void k(uint *a, ushort b, ulong c) { a[threadIdx.x] = b + c; }\n");
+  ck_assert_uint_eq(tu->ndiags, 0);
+  ck_assert_ptr_nonnull(func(tu, "k")->body);
+  wl_tu_free(tu);
+}
+END_TEST
+
 START_TEST(test_binary_input) {
   wl_parser *p = wl_parser_new();
   wl_parse_opts o;
@@ -401,6 +411,7 @@ Suite *wl_suite_ir(void) {
   tcase_add_test(tc, test_binary_input);
   tcase_add_test(tc, test_template_instantiations);
   tcase_add_test(tc, test_operator_chain_linear);
+  tcase_add_test(tc, test_glibc_short_type_names);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -35,6 +35,11 @@
 #define __CUDA_ALIGN__(n) __attribute__((aligned(n)))
 
 typedef __SIZE_TYPE__ size_t;
+/* glibc's <sys/types.h> names, which nvcc's cuda_runtime.h brings in through
+ * <stdlib.h> on Linux; legacy kernels use them freely */
+typedef unsigned int uint;
+typedef unsigned short ushort;
+typedef unsigned long ulong;
 
 #define __WL_VEC1(T, N) struct __device_builtin__ N##1 { T x; };
 #define __WL_VEC2(T, N) struct __device_builtin__ N##2 { T x, y; };
