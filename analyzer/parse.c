@@ -6,6 +6,7 @@
 #include <clang-c/Index.h>
 #include <errno.h>
 #include <stdint.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -593,6 +594,44 @@ static wl_expr *lower_call(lower_ctx *L, CXCursor c) {
    * lowering an argument as the callee too would double the work at each
    * level of a chain such as gtest's `<< x << y << ...`) */
   unsigned first = 0;
+  /* an overloaded operator (dependent or not): the child naming `operatorX` is
+   * the callee and the other children, in source order, are the operands */
+  int opi = -1;
+  const char *opname = NULL;
+  for (unsigned i = 0; i < k.n && opi < 0 && k.n <= 3; i++) {
+    enum CXCursorKind ck = clang_getCursorKind(k.v[i]);
+    if (ck != CXCursor_DeclRefExpr && ck != CXCursor_OverloadedDeclRef &&
+        ck != CXCursor_UnexposedExpr)
+      continue;
+    CXCursor nm = k.v[i];
+    kids ok = children(nm);
+    if (ok.n == 1 && clang_getCursorKind(ok.v[0]) == CXCursor_OverloadedDeclRef)
+      nm = ok.v[0];
+    CXString sp = clang_getCursorSpelling(nm);
+    const char *cs = clang_getCString(sp);
+    if (cs && strncmp(cs, "operator", 8) == 0 && !isalnum((unsigned char)cs[8]) && cs[8] != '_' &&
+        cs[8]) {
+      opi = (int)i;
+      opname = wl_arena_strdup(A(L), cs);
+    }
+    clang_disposeString(sp);
+    free(ok.v);
+  }
+  if (opi >= 0) {
+    e->name = opname;
+    e->callee_expr = lower_expr(L, k.v[opi]);
+    e->loc = e->callee_expr->range.begin.file ? e->callee_expr->range.begin : e->range.begin;
+    wl_expr *ops[3];
+    unsigned no = 0;
+    for (unsigned i = 0; i < k.n; i++)
+      if ((int)i != opi && is_expr_kind(clang_getCursorKind(k.v[i])))
+        ops[no++] = lower_expr(L, k.v[i]);
+    set_args(L, e, ops, no);
+    fill_callee(L, e, clang_getCursorReferenced(k.v[opi]));
+    free(k.v);
+    wl_vec_push(&L->calls, e);
+    return e;
+  }
   while (first < k.n && n > 0) {
     bool is_arg = false;
     for (int i = 0; i < n && !is_arg; i++)

@@ -1971,9 +1971,49 @@ static const wl_func *shared_memory_getter(const ctx *c, const wl_expr *e) {
   return NULL;
 }
 
+/* The built-in operator an unresolved `operatorX` call stands for (WL_B_*),
+ * or WL_B_NONE. In a template, arithmetic on dependent types becomes such a
+ * call when overloads of the operator are visible (CCCL declares many). */
+static int operator_binop(const char *n) {
+  static const struct {
+    const char *name;
+    int op;
+  } ops[] = {{"operator*", WL_B_MUL},         {"operator/", WL_B_DIV},
+             {"operator%", WL_B_REM},         {"operator+", WL_B_ADD},
+             {"operator-", WL_B_SUB},         {"operator<<", WL_B_SHL},
+             {"operator>>", WL_B_SHR},        {"operator<", WL_B_LT},
+             {"operator>", WL_B_GT},          {"operator<=", WL_B_LE},
+             {"operator>=", WL_B_GE},         {"operator==", WL_B_EQ},
+             {"operator!=", WL_B_NE},         {"operator&", WL_B_AND},
+             {"operator^", WL_B_XOR},         {"operator|", WL_B_OR},
+             {"operator&&", WL_B_LAND},       {"operator||", WL_B_LOR},
+             {"operator=", WL_B_ASSIGN},      {"operator*=", WL_B_MUL_ASSIGN},
+             {"operator/=", WL_B_DIV_ASSIGN}, {"operator%=", WL_B_REM_ASSIGN},
+             {"operator+=", WL_B_ADD_ASSIGN}, {"operator-=", WL_B_SUB_ASSIGN},
+             {"operator<<=", WL_B_SHL_ASSIGN}, {"operator>>=", WL_B_SHR_ASSIGN},
+             {"operator&=", WL_B_AND_ASSIGN}, {"operator^=", WL_B_XOR_ASSIGN},
+             {"operator|=", WL_B_OR_ASSIGN}};
+  if (!n || strncmp(n, "operator", 8) != 0)
+    return WL_B_NONE;
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (strcmp(n, ops[i].name) == 0)
+      return ops[i].op;
+  return WL_B_NONE;
+}
+
 static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
   if (e->callee && e->callee->body)
     return inline_call(c, st, e, e->callee, 0);
+  int bop = (e->type & WL_T_DEPENDENT) || !e->callee_usr ? operator_binop(e->name) : WL_B_NONE;
+  if (bop != WL_B_NONE && e->nargs == 2 && !e->callee_is_method) {
+    /* a * b on dependent types: the built-in operator, as the template is
+     * instantiated for numbers */
+    wl_expr as_op = *e;
+    as_op.kind = WL_E_BINARY;
+    as_op.op = bop;
+    as_op.callee_expr = NULL;
+    return eval(c, st, &as_op);
+  }
   const wl_func *getter = shared_memory_getter(c, e);
   if (getter)
     return inline_call(c, st, e, getter, 0);
