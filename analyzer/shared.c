@@ -867,6 +867,20 @@ static const reach *lanes_of(ctx *c, const guard *g) {
   return r;
 }
 
+/* Whether some lane can get past a guard's conditions. */
+static bool guard_reachable(ctx *c, const guard *g) {
+  if (!g)
+    return true;
+  const reach *r = lanes_of(c, g);
+  for (unsigned l = 0; l < WL_LANES; l++) {
+    if (r->lane[l] == 1)
+      return true;
+    if (r->lane[l] == 2 && wl_lcons_feasible(&c->lc, r->cons[l], r->ncons[l]))
+      return true;
+  }
+  return false;
+}
+
 static bool same_storage(const acc *a, const acc *b) {
   if (a->dyn != b->dyn || (!a->dyn && a->info.storage != b->info.storage))
     return false;
@@ -1044,6 +1058,8 @@ static bool stores_may_differ(const acc *a, const acc *b, unsigned la, unsigned 
  * shape is reported: two lanes merely storing through data-chosen elements
  * may be a scatter to distinct places (a permutation), which is fine. */
 static void data_pair(ctx *c, acc *a, acc *b, bool branches) {
+  if (branches) /* the re-read follows the store on the lane's own path */
+    return;
   if (!a->info.write || b->info.write || !a->wvary || a->dkey != b->dkey || !same_storage(a, b))
     return;
   if (!a->dbase || !b->dbase || !wl_lf_uniform(a->dbase) || !wl_lf_equal(a->dbase, b->dbase))
@@ -1751,8 +1767,10 @@ static bool is_barrier_call(const wl_expr *e) {
     return false;
   if (is_barrier_name(e->name))
     return true;
-  /* a wrapper defined elsewhere (a header that is missing): my_syncwarp(), block_sync() */
-  return !e->callee_in_prelude && strncmp(e->name, "__", 2) != 0 && strstr(e->name, "sync");
+  /* a wrapper defined elsewhere (a header that is missing): my_syncwarp(), block_sync(),
+   * local_barrier() */
+  return !e->callee_in_prelude && strncmp(e->name, "__", 2) != 0 &&
+         (strstr(e->name, "sync") || strstr(e->name, "barrier"));
 }
 
 /* A warp-synchronous collective of CUDA 9 and later (__shfl_sync, __ballot_sync,
@@ -2981,6 +2999,13 @@ static void exec_stmt(ctx *c, state *st, const wl_stmt *s) {
     c->stmt = s;
     const val *v = s->expr ? eval(c, st, s->expr) : NULL;
     fnframe *fr = c->nfns ? c->fns[c->nfns - 1] : NULL;
+    if (fr && c->nfns > 1 && !guard_reachable(c, st->g)) {
+      /* a return no lane takes (if (numVals == 0) return; with numVals =
+       * blockDim.x): the caller must not go on with this path's accesses,
+       * since after the call its conditions are no longer known */
+      st->live = false;
+      break;
+    }
     if (fr) {
       if (v)
         fr->retv = fr->retv ? join_vals(c, fr->retv, v, NULL) : v;
@@ -3121,6 +3146,19 @@ static bool scan_params_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
   return true;
 }
 
+/* warp_id, warpId, wid: by name, the index of a warp (the same in all its
+ * lanes), not of a thread, whatever the body does with it */
+static bool names_a_warp(const char *n) {
+  if (!n)
+    return false;
+  char low[64];
+  size_t k = 0;
+  for (; n[k] && k + 1 < sizeof low; k++)
+    low[k] = (char)((n[k] >= 'A' && n[k] <= 'Z') ? n[k] - 'A' + 'a' : n[k]);
+  low[k] = 0;
+  return strstr(low, "warp") || strcmp(low, "wid") == 0 || strcmp(low, "w") == 0;
+}
+
 static void scan_params(ctx *c, const wl_func *f) {
   unsigned n = f->nparams;
   if (!n)
@@ -3134,7 +3172,7 @@ static void scan_params(ctx *c, const wl_func *f) {
     if (ps.array[i] && (p->type & WL_T_POINTER))
       wl_vec_push(&c->array_params, (void *)p);
     if (!kernel && ps.plain[i] && ps.moved[i] && is_int_type(p->type) &&
-        !(p->type & WL_T_POINTER))
+        !(p->type & WL_T_POINTER) && !names_a_warp(p->name))
       wl_vec_push(&c->tid_params, (void *)p);
   }
   free(ps.plain);
