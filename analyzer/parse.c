@@ -742,6 +742,38 @@ static wl_expr *lower_unresolved(lower_ctx *L, CXCursor c, kids *k) {
   return e;
 }
 
+/* A call of a name clang never saw declared (`syncthreads();` of an old
+ * sample, a helper from a header that is missing): clang keeps only the
+ * arguments. From the tokens: `name ( ... )` over the whole extent. */
+static wl_expr *lower_undeclared_call(lower_ctx *L, CXCursor c, kids *k) {
+  CXToken *toks = NULL;
+  unsigned nt = 0;
+  wl_expr *e = NULL;
+  clang_tokenize(L->ctu, clang_getCursorExtent(c), &toks, &nt);
+  if (nt >= 3 && clang_getTokenKind(toks[0]) == CXToken_Identifier &&
+      clang_getTokenKind(toks[1]) == CXToken_Punctuation &&
+      clang_getTokenKind(toks[nt - 1]) == CXToken_Punctuation) {
+    CXString open = clang_getTokenSpelling(L->ctu, toks[1]);
+    CXString close = clang_getTokenSpelling(L->ctu, toks[nt - 1]);
+    bool call = strcmp(clang_getCString(open), "(") == 0 && strcmp(clang_getCString(close), ")") == 0;
+    clang_disposeString(open);
+    clang_disposeString(close);
+    if (call) {
+      e = new_expr(L, c, WL_E_CALL);
+      e->name = take(L, clang_getTokenSpelling(L->ctu, toks[0]));
+      e->loc = expansion_loc(L, clang_getTokenLocation(L->ctu, toks[0]));
+      wl_expr **tmp = wl_xmalloc((k->n + 1) * sizeof *tmp);
+      for (unsigned i = 0; i < k->n; i++)
+        tmp[i] = lower_expr(L, k->v[i]);
+      set_args(L, e, tmp, k->n);
+      free(tmp);
+    }
+  }
+  if (toks)
+    clang_disposeTokens(L->ctu, toks, nt);
+  return e;
+}
+
 static wl_expr *lower_expr(lower_ctx *L, CXCursor c) {
   enum CXCursorKind kind = clang_getCursorKind(c);
   switch (kind) {
@@ -894,6 +926,8 @@ static wl_expr *lower_expr(lower_ctx *L, CXCursor c) {
         nexpr++, last = i;
     if (k.n >= 2 && kind == CXCursor_UnexposedExpr)
       e = lower_unresolved(L, c, &k);
+    if (!e && kind == CXCursor_UnexposedExpr && nexpr == k.n)
+      e = lower_undeclared_call(L, c, &k);
     if (!e && nexpr == 1 && k.n == 1 && kind == CXCursor_UnexposedExpr)
       e = lower_expr(L, k.v[last]); /* implicit casts and other wrappers */
     free(k.v);
