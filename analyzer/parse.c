@@ -670,6 +670,14 @@ static wl_expr *lower_call(lower_ctx *L, CXCursor c) {
   }
   wl_expr *tmp[64];
   unsigned na = 0;
+  if (n < 0) { /* T(args) of a type clang could not resolve: the expression children */
+    kids ak = children(c);
+    for (unsigned i = 0; i < ak.n && na < 64; i++)
+      if (is_expr_kind(clang_getCursorKind(ak.v[i])) &&
+          (!e->callee_expr || !clang_equalCursors(ak.v[i], ak.v[0])))
+        tmp[na++] = lower_expr(L, ak.v[i]);
+    free(ak.v);
+  }
   for (int i = 0; i < n && na < 64; i++) {
     CXCursor a = clang_Cursor_getArgument(c, (unsigned)i);
     if (clang_Cursor_isNull(a))

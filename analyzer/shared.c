@@ -2059,6 +2059,8 @@ static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
     uni = uni && val_uniform(args[i]);
   }
   const wl_expr *ce = e->callee_expr ? wl_expr_strip(e->callee_expr) : NULL;
+  if (ce && ce->kind == WL_E_CALL && !e->callee_in_prelude) /* T(temp).Sum(x) unresolved */
+    passes_memory |= eval(c, st, ce)->kind == V_PTR || st->npend == 0;
   if (ce && ce->kind == WL_E_MEMBER && ce->nargs == 1 && ce->args[0] && !e->callee_in_prelude) {
     /* the object of a method call: a temporary built here (BlockReduce(temp).Sum(x))
      * or an object in shared memory */
