@@ -375,7 +375,11 @@ static wl_var *lower_var(lower_ctx *L, CXCursor c, unsigned extra_flags) {
   }
   /* array extents */
   CXType at = clang_getCanonicalType(t);
-  while (v->ndims < 4 && (at.kind == CXType_ConstantArray || at.kind == CXType_IncompleteArray)) {
+  /* a template's s[K + 1][N] has extents not known here (0): its rows are not
+   * linearized as if they were one element long */
+  while (v->ndims < 4 && (at.kind == CXType_ConstantArray || at.kind == CXType_IncompleteArray ||
+                          at.kind == CXType_DependentSizedArray ||
+                          at.kind == CXType_VariableArray)) {
     long long n = at.kind == CXType_ConstantArray ? clang_getArraySize(at) : 0;
     v->dims[v->ndims++] = n > 0 && n < (1LL << 31) ? (unsigned)n : 0;
     at = clang_getCanonicalType(clang_getArrayElementType(at));
