@@ -2019,6 +2019,14 @@ static int operator_binop(const char *n) {
   return WL_B_NONE;
 }
 
+/* A CUDA built-in of the prelude or toolkit (atomics, intrinsics, math), as
+ * opposed to a library function of the toolkit's headers (cub's
+ * BlockReduce::Sum, which may hold a barrier). */
+static bool intrinsic_name(const char *n) {
+  return !n || strncmp(n, "__", 2) == 0 || strncmp(n, "atomic", 6) == 0 || pure_intrinsic(n) ||
+         strncmp(n, "operator", 8) == 0;
+}
+
 static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
   if (e->callee && e->callee->body)
     return inline_call(c, st, e, e->callee, 0);
@@ -2046,7 +2054,7 @@ static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
   for (unsigned i = 0; i < e->nargs; i++) {
     const wl_expr *a = e->args[i], *sa = wl_expr_strip(a);
     if (sa && !(sa->type & (WL_T_POINTER | WL_T_ARRAY | WL_T_INTEGER | WL_T_FLOATING)) &&
-        !(sa->type & WL_T_DEPENDENT) && (sa->kind == WL_E_REF || sa->kind == WL_E_MEMBER)) {
+        (sa->kind == WL_E_REF || sa->kind == WL_E_MEMBER)) {
       a = sa;
       /* an object passed as is (by reference, as a library's TempStorage is) */
       addr ad = eval_addr(c, st, a);
@@ -2059,9 +2067,10 @@ static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
     uni = uni && val_uniform(args[i]);
   }
   const wl_expr *ce = e->callee_expr ? wl_expr_strip(e->callee_expr) : NULL;
-  if (ce && ce->kind == WL_E_CALL && !e->callee_in_prelude) /* T(temp).Sum(x) unresolved */
+  bool library = !e->callee_in_prelude || !intrinsic_name(e->name);
+  if (ce && ce->kind == WL_E_CALL && library) /* T(temp).Sum(x) unresolved */
     passes_memory |= eval(c, st, ce)->kind == V_PTR || st->npend == 0;
-  if (ce && ce->kind == WL_E_MEMBER && ce->nargs == 1 && ce->args[0] && !e->callee_in_prelude) {
+  if (ce && ce->kind == WL_E_MEMBER && ce->nargs == 1 && ce->args[0] && library) {
     /* the object of a method call: a temporary built here (BlockReduce(temp).Sum(x))
      * or an object in shared memory */
     const wl_expr *ob = wl_expr_strip(ce->args[0]);
@@ -2082,7 +2091,7 @@ static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
         st->pend[k++] = st->pend[i];
     st->npend = k;
   }
-  if (passes_memory && !e->callee_in_prelude) {
+  if (passes_memory && library) {
     /* a function whose body is not visible receives the memory (a library's
      * block reduction on a __shared__ TempStorage): it may hold a barrier,
      * so nothing before the call is paired with anything after it */
