@@ -2068,8 +2068,8 @@ static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
   }
   const wl_expr *ce = e->callee_expr ? wl_expr_strip(e->callee_expr) : NULL;
   bool library = !e->callee_in_prelude || !intrinsic_name(e->name);
-  if (ce && ce->kind == WL_E_CALL && library) /* T(temp).Sum(x) unresolved */
-    passes_memory |= eval(c, st, ce)->kind == V_PTR || st->npend == 0;
+  if (ce && ce->kind == WL_E_CALL && library) /* T(temp).Sum(x) unresolved: T(temp) decides */
+    (void)eval(c, st, ce);
   if (ce && ce->kind == WL_E_MEMBER && ce->nargs == 1 && ce->args[0] && library) {
     /* the object of a method call: a temporary built here (BlockReduce(temp).Sum(x))
      * or an object in shared memory */
