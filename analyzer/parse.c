@@ -443,6 +443,17 @@ static void set_args(lower_ctx *L, wl_expr *e, wl_expr **tmp, unsigned n) {
   e->nargs = n;
 }
 
+/* e's arguments: the expression children of k in order, but the one at skip (-1: none). */
+static void lower_args_from(lower_ctx *L, wl_expr *e, const kids *k, int skip) {
+  wl_expr **tmp = wl_xmalloc((k->n + 1) * sizeof *tmp);
+  unsigned n = 0;
+  for (unsigned i = 0; i < k->n; i++)
+    if ((int)i != skip && is_expr_kind(clang_getCursorKind(k->v[i])))
+      tmp[n++] = lower_expr(L, k->v[i]);
+  set_args(L, e, tmp, n);
+  free(tmp);
+}
+
 static void eval_int(CXCursor c, wl_expr *e) {
   CXEvalResult ev = clang_Cursor_Evaluate(c);
   if (!ev)
@@ -625,12 +636,7 @@ static wl_expr *lower_call(lower_ctx *L, CXCursor c) {
     e->name = opname;
     e->callee_expr = lower_expr(L, k.v[opi]);
     e->loc = e->callee_expr->range.begin.file ? e->callee_expr->range.begin : e->range.begin;
-    wl_expr *ops[3];
-    unsigned no = 0;
-    for (unsigned i = 0; i < k.n; i++)
-      if ((int)i != opi && is_expr_kind(clang_getCursorKind(k.v[i])))
-        ops[no++] = lower_expr(L, k.v[i]);
-    set_args(L, e, ops, no);
+    lower_args_from(L, e, &k, opi);
     fill_callee(L, e, clang_getCursorReferenced(k.v[opi]));
     free(k.v);
     wl_vec_push(&L->calls, e);
@@ -715,13 +721,7 @@ static wl_func *lower_function(lower_ctx *L, CXCursor c, unsigned extra);
 static wl_expr *lower_children_as(lower_ctx *L, CXCursor c, wl_expr_kind kind) {
   wl_expr *e = new_expr(L, c, kind);
   kids k = children(c);
-  wl_expr **tmp = wl_xmalloc((k.n + 1) * sizeof *tmp);
-  unsigned n = 0;
-  for (unsigned i = 0; i < k.n; i++)
-    if (is_expr_kind(clang_getCursorKind(k.v[i])))
-      tmp[n++] = lower_expr(L, k.v[i]);
-  set_args(L, e, tmp, n);
-  free(tmp);
+  lower_args_from(L, e, &k, -1);
   free(k.v);
   return e;
 }
@@ -742,13 +742,7 @@ static wl_expr *lower_unresolved(lower_ctx *L, CXCursor c, kids *k) {
   e->loc = expansion_loc(L, clang_getCursorLocation(first));
   if (fk == CXCursor_DeclRefExpr)
     e->callee_expr = lower_expr(L, first);
-  wl_expr **tmp = wl_xmalloc(k->n * sizeof *tmp);
-  unsigned n = 0;
-  for (unsigned i = 1; i < k->n; i++)
-    if (is_expr_kind(clang_getCursorKind(k->v[i])))
-      tmp[n++] = lower_expr(L, k->v[i]);
-  set_args(L, e, tmp, n);
-  free(tmp);
+  lower_args_from(L, e, k, 0);
   fill_callee(L, e, fk == CXCursor_OverloadedDeclRef ? first : ref);
   wl_vec_push(&L->calls, e);
   return e;
@@ -774,11 +768,7 @@ static wl_expr *lower_undeclared_call(lower_ctx *L, CXCursor c, kids *k) {
       e = new_expr(L, c, WL_E_CALL);
       e->name = take(L, clang_getTokenSpelling(L->ctu, toks[0]));
       e->loc = expansion_loc(L, clang_getTokenLocation(L->ctu, toks[0]));
-      wl_expr **tmp = wl_xmalloc((k->n + 1) * sizeof *tmp);
-      for (unsigned i = 0; i < k->n; i++)
-        tmp[i] = lower_expr(L, k->v[i]);
-      set_args(L, e, tmp, k->n);
-      free(tmp);
+      lower_args_from(L, e, k, -1);
     }
   }
   if (toks)
