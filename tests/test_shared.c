@@ -1,6 +1,6 @@
 /* test_shared.c - unit tests of lane forms and the feasibility check
- * (analyzer/affine.c) and of the shared-memory access analysis
- * (analyzer/shared.c) on CUDA snippets parsed in memory. */
+ * (analyzer/analysis/affine.c) and of the shared-memory access analysis
+ * (analyzer/analysis/shared.c) on CUDA snippets parsed in memory. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -15,7 +15,7 @@ typedef struct wl_virtual_file {
   const char *text;
 } wl_virtual_file;
 extern const wl_virtual_file
-    wl_prelude_files[]; /* generated from analyzer/prelude/, ends with {0,0} */
+    wl_prelude_files[]; /* generated from analyzer/frontend/prelude/, ends with {0,0} */
 
 #define WL_PRELUDE_DIR "/__warplint_prelude__"
 
