@@ -2,6 +2,7 @@
  * README's Options table, documents every option). */
 #include "options.h"
 
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -65,6 +66,9 @@ static const char usage_text[] =
     "  --extensions=cu,cuh,...    file extensions searched in directories (default: cu,cuh)\n"
     "  -- ARGS...                 pass the remaining arguments to clang\n"
     "\n"
+    "Long options may be abbreviated to a unique prefix; a value follows after '=' or a\n"
+    "space.\n"
+    "\n"
     "Other:\n"
     "  -j N, --jobs=N             analyze N files in parallel (default: number of cores);\n"
     "                             the output does not depend on N\n"
@@ -101,26 +105,6 @@ static const char *own(wl_cli_opts *o, char *s) {
   return s;
 }
 
-/* "--name=value" or "--name value": returns the value, or NULL when the
- * option matched (*matched) without a value. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name, bool *matched) {
-  size_t n = strlen(name);
-  const char *a = argv[*i];
-  *matched = false;
-  if (strncmp(a, name, n) != 0)
-    return NULL;
-  if (a[n] == '=') {
-    *matched = true;
-    return a + n + 1;
-  }
-  if (a[n] != '\0')
-    return NULL;
-  *matched = true;
-  if (*i + 1 >= argc)
-    return NULL;
-  return argv[++*i];
-}
-
 static bool rule_list(const char *list, bool *set, FILE *err) {
   char *copy = wl_xstrdup(list);
   bool ok = true;
@@ -138,12 +122,290 @@ static bool rule_list(const char *list, bool *set, FILE *err) {
   return ok;
 }
 
-/* Options whose value is a path or name; NULL value: a usage error. */
+/* Options whose value is a path or name; NULL or empty value: a usage error. */
 static bool need(const char *v, const char *what, FILE *err) {
   if (v && *v)
     return true;
   fprintf(err, "warplint: %s\n", what);
   return false;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The option table (getopt_long: --opt=v, --opt v, unambiguous prefixes,  */
+/* -- ends the options and passes the rest to clang)                       */
+
+enum {
+  OPT_VERSION = 256,
+  OPT_LIST_RULES,
+  OPT_EXPLAIN,
+  OPT_FORMAT,
+  OPT_COLOR,
+  OPT_FAIL_ON,
+  OPT_EXIT_ZERO,
+  OPT_REPORT_UNUSED,
+  OPT_FIX,
+  OPT_DIFF,
+  OPT_EXPORT_FIXES,
+  OPT_CONFIG,
+  OPT_NO_CONFIG,
+  OPT_BASELINE,
+  OPT_WRITE_BASELINE,
+  OPT_CUDA_PATH,
+  OPT_CUDA_ARCH,
+  OPT_EXTENSIONS,
+  OPT_ENABLE,
+  OPT_DISABLE,
+};
+
+/* Aliases (--colour, --arch) share the value of the option they spell, so
+ * that getopt_long does not call their common prefixes ambiguous. */
+static const struct option long_opts[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {"verbose", no_argument, NULL, 'v'},
+    {"list-rules", no_argument, NULL, OPT_LIST_RULES},
+    {"explain", required_argument, NULL, OPT_EXPLAIN},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"color", required_argument, NULL, OPT_COLOR},
+    {"colour", required_argument, NULL, OPT_COLOR},
+    {"fail-on", required_argument, NULL, OPT_FAIL_ON},
+    {"exit-zero", no_argument, NULL, OPT_EXIT_ZERO},
+    {"report-unused-suppressions", no_argument, NULL, OPT_REPORT_UNUSED},
+    {"fix", no_argument, NULL, OPT_FIX},
+    {"diff", no_argument, NULL, OPT_DIFF},
+    {"export-fixes", required_argument, NULL, OPT_EXPORT_FIXES},
+    {"config", required_argument, NULL, OPT_CONFIG},
+    {"no-config", no_argument, NULL, OPT_NO_CONFIG},
+    {"baseline", required_argument, NULL, OPT_BASELINE},
+    {"write-baseline", required_argument, NULL, OPT_WRITE_BASELINE},
+    {"compile-commands", required_argument, NULL, 'p'},
+    {"cuda-path", required_argument, NULL, OPT_CUDA_PATH},
+    {"cuda-arch", required_argument, NULL, OPT_CUDA_ARCH},
+    {"arch", required_argument, NULL, OPT_CUDA_ARCH},
+    {"extensions", required_argument, NULL, OPT_EXTENSIONS},
+    {"enable", required_argument, NULL, OPT_ENABLE},
+    {"disable", required_argument, NULL, OPT_DISABLE},
+    {"jobs", required_argument, NULL, 'j'},
+    {NULL, 0, NULL, 0},
+};
+
+/* '-': operands come back in order as option 1 (so that paths and options
+ * mix, and what follows -- stays apart); ':': no messages from getopt. */
+static const char short_opts[] = "-:hvj:p:I:D:U:";
+
+/* The message for an option given without its value. */
+static void missing_value(int opt, const char *arg, FILE *err) {
+  switch (opt) {
+  case OPT_FORMAT: fputs("warplint: --format must be text, json or sarif\n", err); break;
+  case OPT_COLOR: fputs("warplint: --color must be auto, always or never\n", err); break;
+  case OPT_FAIL_ON: fputs("warplint: --fail-on must be note, warning or error\n", err); break;
+  case OPT_CUDA_ARCH: fputs("warplint: invalid --cuda-arch '' (expected e.g. sm_75)\n", err); break;
+  case OPT_EXPLAIN: fputs("warplint: --explain needs a rule id\n", err); break;
+  case OPT_EXPORT_FIXES: fputs("warplint: --export-fixes needs a file\n", err); break;
+  case OPT_CONFIG: fputs("warplint: --config needs a file\n", err); break;
+  case OPT_BASELINE: fputs("warplint: --baseline needs a file\n", err); break;
+  case OPT_WRITE_BASELINE: fputs("warplint: --write-baseline needs a file\n", err); break;
+  case OPT_CUDA_PATH: fputs("warplint: --cuda-path needs a directory\n", err); break;
+  case OPT_EXTENSIONS: fputs("warplint: --extensions needs a list such as cu,cuh\n", err); break;
+  case OPT_ENABLE: fputs("warplint: --enable needs a rule list\n", err); break;
+  case OPT_DISABLE: fputs("warplint: --disable needs a rule list\n", err); break;
+  case 'p': fputs("warplint: -p needs a build directory or a compile_commands.json\n", err); break;
+  case 'j': fputs("warplint: -j needs a number of jobs between 1 and 1024\n", err); break;
+  default: fprintf(err, "warplint: %s needs an argument\n", arg); break;
+  }
+}
+
+/* getopt_long said '?': an unknown option, an ambiguous prefix, or a value
+ * given to an option that takes none. */
+static void bad_option(const char *arg, int optopt_value, FILE *err) {
+  /* optopt: 0 for an unknown or ambiguous long option, the option's value
+   * for a long option given a value it does not take, the character for an
+   * unknown short option */
+  bool is_long = arg && strncmp(arg, "--", 2) == 0 &&
+                 (optopt_value == 0 || optopt_value >= 256 || strchr(arg, '='));
+  if (!is_long) {
+    fprintf(err, "warplint: unknown option '-%c' (see --help)\n",
+            optopt_value > 0 && optopt_value < 256 ? optopt_value : '?');
+    return;
+  }
+  const char *name = arg + 2;
+  size_t n = strcspn(name, "=");
+  if (optopt_value != 0) {
+    fprintf(err, "warplint: option '--%.*s' takes no value\n", (int)n, name);
+    return;
+  }
+  wl_buf cands;
+  wl_buf_init(&cands);
+  size_t hits = 0;
+  for (const struct option *lo = long_opts; lo->name; lo++)
+    if (strncmp(lo->name, name, n) == 0) {
+      wl_buf_printf(&cands, "%s--%s", hits ? ", " : "", lo->name);
+      hits++;
+    }
+  if (hits > 1)
+    fprintf(err, "warplint: option '--%.*s' is ambiguous: %s (see --help)\n", (int)n, name,
+            wl_buf_str(&cands));
+  else
+    fprintf(err, "warplint: unknown option '--%.*s' (see --help)\n", (int)n, name);
+  wl_buf_free(&cands);
+}
+
+static void list_rules(FILE *out) {
+  for (size_t r = 0; r < wl_nrules; r++)
+    fprintf(out, "%-22s %-8s %s\n", wl_rules[r].id, wl_severity_name(wl_rules[r].severity),
+            wl_rules[r].summary);
+}
+
+static wl_parse_result explain(const char *v, FILE *out, FILE *err) {
+  if (!need(v, "--explain needs a rule id", err))
+    return WL_ARGS_EXIT_USAGE;
+  const wl_rule *r = wl_rule_find(v);
+  if (!r) {
+    fprintf(err, "warplint: unknown rule '%s' (see --list-rules)\n", v);
+    return WL_ARGS_EXIT_USAGE;
+  }
+  const char *doc = wl_rule_doc_text(r->id);
+  if (doc)
+    fputs(doc, out);
+  else
+    fprintf(out, "%s: %s\n", r->id, r->summary);
+  return WL_ARGS_EXIT_OK;
+}
+
+/* One option and its value (v: optarg). Returns WL_ARGS_RUN to go on. */
+static wl_parse_result take_option(wl_cli_opts *o, int opt, const char *v, bool *list, FILE *out,
+                                   FILE *err) {
+  switch (opt) {
+  case 'h': fputs(usage_text, out); return WL_ARGS_EXIT_OK;
+  case OPT_VERSION: fprintf(out, "warplint %s\n", WARPLINT_VERSION); return WL_ARGS_EXIT_OK;
+  case OPT_LIST_RULES: *list = true; break;
+  case OPT_EXPLAIN: return explain(v, out, err);
+  case 'v': o->verbose = true; break;
+  case OPT_EXIT_ZERO: o->exit_zero = true; break;
+  case OPT_REPORT_UNUSED: o->report_unused = true; break;
+  case OPT_FIX: o->fix = true; break;
+  case OPT_DIFF: o->diff = true; break;
+  case OPT_NO_CONFIG: o->no_config = true; break;
+  case OPT_EXPORT_FIXES:
+    if (!need(v, "--export-fixes needs a file", err))
+      return WL_ARGS_EXIT_USAGE;
+    o->export_fixes = v;
+    break;
+  case OPT_FORMAT:
+    if (strcmp(v, "text") == 0)
+      o->format = WL_FMT_TEXT;
+    else if (strcmp(v, "json") == 0)
+      o->format = WL_FMT_JSON;
+    else if (strcmp(v, "sarif") == 0)
+      o->format = WL_FMT_SARIF;
+    else {
+      fputs("warplint: --format must be text, json or sarif\n", err);
+      return WL_ARGS_EXIT_USAGE;
+    }
+    break;
+  case OPT_COLOR:
+    if (strcmp(v, "auto") == 0)
+      o->color = WL_COLOR_AUTO;
+    else if (strcmp(v, "always") == 0)
+      o->color = WL_COLOR_ALWAYS;
+    else if (strcmp(v, "never") == 0)
+      o->color = WL_COLOR_NEVER;
+    else {
+      fputs("warplint: --color must be auto, always or never\n", err);
+      return WL_ARGS_EXIT_USAGE;
+    }
+    break;
+  case OPT_FAIL_ON:
+    if (!wl_severity_parse(v, &o->fail_on)) {
+      fputs("warplint: --fail-on must be note, warning or error\n", err);
+      return WL_ARGS_EXIT_USAGE;
+    }
+    break;
+  case OPT_CUDA_PATH: {
+    if (!need(v, "--cuda-path needs a directory", err))
+      return WL_ARGS_EXIT_USAGE;
+    struct stat st;
+    if (stat(v, &st) != 0 || !S_ISDIR(st.st_mode)) {
+      fprintf(err, "warplint: --cuda-path %s: not a directory\n", v);
+      return WL_ARGS_EXIT_USAGE;
+    }
+    o->cuda_path = v;
+    break;
+  }
+  case OPT_CUDA_ARCH: {
+    unsigned arch = wl_parse_arch(v);
+    if (!arch) {
+      fprintf(err, "warplint: invalid --cuda-arch '%s' (expected e.g. sm_75)\n", v);
+      return WL_ARGS_EXIT_USAGE;
+    }
+    o->arch = arch;
+    break;
+  }
+  case OPT_EXTENSIONS: {
+    if (!need(v, "--extensions needs a list such as cu,cuh", err))
+      return WL_ARGS_EXIT_USAGE;
+    o->exts.n = 0;
+    char *copy = (char *)own(o, wl_xstrdup(v));
+    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save))
+      wl_vec_push(&o->exts, tok[0] == '.' ? tok + 1 : tok);
+    break;
+  }
+  case OPT_ENABLE:
+    if (!need(v, "--enable needs a rule list", err) || !rule_list(v, o->enable, err))
+      return WL_ARGS_EXIT_USAGE;
+    o->enable_given = true;
+    break;
+  case OPT_DISABLE:
+    if (!need(v, "--disable needs a rule list", err) || !rule_list(v, o->disable, err))
+      return WL_ARGS_EXIT_USAGE;
+    break;
+  case OPT_CONFIG:
+    if (!need(v, "--config needs a file", err))
+      return WL_ARGS_EXIT_USAGE;
+    o->config = v;
+    break;
+  case OPT_BASELINE:
+    if (!need(v, "--baseline needs a file", err))
+      return WL_ARGS_EXIT_USAGE;
+    o->baseline = v;
+    break;
+  case OPT_WRITE_BASELINE:
+    if (!need(v, "--write-baseline needs a file", err))
+      return WL_ARGS_EXIT_USAGE;
+    o->write_baseline = v;
+    break;
+  case 'p':
+    if (v[0] == '=') /* -p=DIR, as clang-tidy spells it */
+      v++;
+    if (!need(v, "-p needs a build directory or a compile_commands.json", err))
+      return WL_ARGS_EXIT_USAGE;
+    o->compdb = v;
+    break;
+  case 'j': {
+    char *end = NULL;
+    long n = strtol(v, &end, 10);
+    if (!*v || *end || n < 1 || n > 1024) {
+      fputs("warplint: -j needs a number of jobs between 1 and 1024\n", err);
+      return WL_ARGS_EXIT_USAGE;
+    }
+    o->jobs = n;
+    break;
+  }
+  case 'I':
+  case 'D':
+  case 'U': {
+    size_t n = strlen(v) + 3;
+    char *s = wl_xmalloc(n);
+    snprintf(s, n, "-%c%s", opt, v);
+    wl_vec_push(&o->clang_args, (void *)own(o, s));
+    break;
+  }
+  default: /* an option of the table without a case: a bug */
+    fprintf(err, "warplint: internal error: option %d not handled\n", opt);
+    return WL_ARGS_EXIT_USAGE;
+  }
+  return WL_ARGS_RUN;
 }
 
 wl_parse_result wl_cli_parse(int argc, char **argv, wl_cli_opts *o, FILE *out, FILE *err) {
@@ -153,209 +415,36 @@ wl_parse_result wl_cli_parse(int argc, char **argv, wl_cli_opts *o, FILE *out, F
   o->fail_on = WL_SEV_NOTE;
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   o->jobs = ncpu > 0 ? ncpu : 1;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    bool m = false;
-    const char *v;
-    if (strcmp(a, "--") == 0) {
-      for (i++; i < argc; i++)
-        wl_vec_push(&o->clang_args, argv[i]);
+  bool list = false;
+  /* getopt_long keeps its state in libc's optind/optarg/optopt: 0 makes it
+   * start over, so that a second parse in one process works too. */
+  optind = 0;
+  for (;;) {
+    int opt = getopt_long(argc, argv, short_opts, long_opts, NULL);
+    if (opt == -1)
       break;
-    }
-    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-      fputs(usage_text, out);
-      return WL_ARGS_EXIT_OK;
-    }
-    if (strcmp(a, "--version") == 0) {
-      fprintf(out, "warplint %s\n", WARPLINT_VERSION);
-      return WL_ARGS_EXIT_OK;
-    }
-    if (strcmp(a, "--list-rules") == 0) {
-      for (size_t r = 0; r < wl_nrules; r++)
-        fprintf(out, "%-22s %-8s %s\n", wl_rules[r].id, wl_severity_name(wl_rules[r].severity),
-                wl_rules[r].summary);
-      return WL_ARGS_EXIT_OK;
-    }
-    if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
-      o->verbose = true;
+    if (opt == 1) { /* an operand: a path */
+      wl_vec_push(&o->paths, optarg);
       continue;
     }
-    if (strcmp(a, "--exit-zero") == 0) {
-      o->exit_zero = true;
-      continue;
-    }
-    if (strcmp(a, "--report-unused-suppressions") == 0) {
-      o->report_unused = true;
-      continue;
-    }
-    if (strcmp(a, "--fix") == 0) {
-      o->fix = true;
-      continue;
-    }
-    if (strcmp(a, "--diff") == 0) {
-      o->diff = true;
-      continue;
-    }
-    if ((v = opt_value(argc, argv, &i, "--export-fixes", &m)) || m) {
-      if (!need(v, "--export-fixes needs a file", err))
-        return WL_ARGS_EXIT_USAGE;
-      o->export_fixes = v;
-      continue;
-    }
-    if (strcmp(a, "--no-config") == 0) {
-      o->no_config = true;
-      continue;
-    }
-    if ((v = opt_value(argc, argv, &i, "--explain", &m)) || m) {
-      if (!need(v, "--explain needs a rule id", err))
-        return WL_ARGS_EXIT_USAGE;
-      const wl_rule *r = wl_rule_find(v);
-      if (!r) {
-        fprintf(err, "warplint: unknown rule '%s' (see --list-rules)\n", v);
-        return WL_ARGS_EXIT_USAGE;
-      }
-      const char *doc = wl_rule_doc_text(r->id);
-      if (doc)
-        fputs(doc, out);
-      else
-        fprintf(out, "%s: %s\n", r->id, r->summary);
-      return WL_ARGS_EXIT_OK;
-    }
-    if ((v = opt_value(argc, argv, &i, "--format", &m)) || m) {
-      if (v && strcmp(v, "text") == 0)
-        o->format = WL_FMT_TEXT;
-      else if (v && strcmp(v, "json") == 0)
-        o->format = WL_FMT_JSON;
-      else if (v && strcmp(v, "sarif") == 0)
-        o->format = WL_FMT_SARIF;
-      else {
-        fputs("warplint: --format must be text, json or sarif\n", err);
-        return WL_ARGS_EXIT_USAGE;
-      }
-      continue;
-    }
-    if ((v = opt_value(argc, argv, &i, "--color", &m)) || m ||
-        (v = opt_value(argc, argv, &i, "--colour", &m)) || m) {
-      if (v && strcmp(v, "auto") == 0)
-        o->color = WL_COLOR_AUTO;
-      else if (v && strcmp(v, "always") == 0)
-        o->color = WL_COLOR_ALWAYS;
-      else if (v && strcmp(v, "never") == 0)
-        o->color = WL_COLOR_NEVER;
-      else {
-        fputs("warplint: --color must be auto, always or never\n", err);
-        return WL_ARGS_EXIT_USAGE;
-      }
-      continue;
-    }
-    if ((v = opt_value(argc, argv, &i, "--fail-on", &m)) || m) {
-      if (!v || !wl_severity_parse(v, &o->fail_on)) {
-        fputs("warplint: --fail-on must be note, warning or error\n", err);
-        return WL_ARGS_EXIT_USAGE;
-      }
-      continue;
-    }
-    if ((v = opt_value(argc, argv, &i, "--cuda-path", &m)) || m) {
-      if (!need(v, "--cuda-path needs a directory", err))
-        return WL_ARGS_EXIT_USAGE;
-      struct stat st;
-      if (stat(v, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        fprintf(err, "warplint: --cuda-path %s: not a directory\n", v);
-        return WL_ARGS_EXIT_USAGE;
-      }
-      o->cuda_path = v;
-      continue;
-    }
-    if ((v = opt_value(argc, argv, &i, "--cuda-arch", &m)) || m ||
-        (v = opt_value(argc, argv, &i, "--arch", &m)) || m) {
-      unsigned arch = wl_parse_arch(v);
-      if (!arch) {
-        fprintf(err, "warplint: invalid --cuda-arch '%s' (expected e.g. sm_75)\n", v ? v : "");
-        return WL_ARGS_EXIT_USAGE;
-      }
-      o->arch = arch;
-      continue;
-    }
-    if ((v = opt_value(argc, argv, &i, "--extensions", &m)) || m) {
-      if (!need(v, "--extensions needs a list such as cu,cuh", err))
-        return WL_ARGS_EXIT_USAGE;
-      o->exts.n = 0;
-      char *copy = (char *)own(o, wl_xstrdup(v));
-      for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok;
-           tok = strtok_r(NULL, ",", &save))
-        wl_vec_push(&o->exts, tok[0] == '.' ? tok + 1 : tok);
-      continue;
-    }
-    if ((v = opt_value(argc, argv, &i, "--enable", &m)) || m) {
-      if (!need(v, "--enable needs a rule list", err) || !rule_list(v, o->enable, err))
-        return WL_ARGS_EXIT_USAGE;
-      o->enable_given = true;
-      continue;
-    }
-    if ((v = opt_value(argc, argv, &i, "--disable", &m)) || m) {
-      if (!need(v, "--disable needs a rule list", err) || !rule_list(v, o->disable, err))
-        return WL_ARGS_EXIT_USAGE;
-      continue;
-    }
-    if ((v = opt_value(argc, argv, &i, "--config", &m)) || m) {
-      if (!need(v, "--config needs a file", err))
-        return WL_ARGS_EXIT_USAGE;
-      o->config = v;
-      continue;
-    }
-    if ((v = opt_value(argc, argv, &i, "--baseline", &m)) || m) {
-      if (!need(v, "--baseline needs a file", err))
-        return WL_ARGS_EXIT_USAGE;
-      o->baseline = v;
-      continue;
-    }
-    if ((v = opt_value(argc, argv, &i, "--write-baseline", &m)) || m) {
-      if (!need(v, "--write-baseline needs a file", err))
-        return WL_ARGS_EXIT_USAGE;
-      o->write_baseline = v;
-      continue;
-    }
-    if ((v = opt_value(argc, argv, &i, "--compile-commands", &m)) || m ||
-        (v = opt_value(argc, argv, &i, "-p", &m)) || m ||
-        (strncmp(a, "-p", 2) == 0 && a[2] && a[2] != '=' && (m = true) && (v = a + 2))) {
-      if (!need(v, "-p needs a build directory or a compile_commands.json", err))
-        return WL_ARGS_EXIT_USAGE;
-      o->compdb = v;
-      continue;
-    }
-    if ((v = opt_value(argc, argv, &i, "--jobs", &m)) || m ||
-        (strcmp(a, "-j") == 0 && (m = true) && (v = i + 1 < argc ? argv[++i] : NULL)) ||
-        (strncmp(a, "-j", 2) == 0 && a[2] && (m = true) && (v = a + 2))) {
-      char *end = NULL;
-      long n = v ? strtol(v, &end, 10) : 0;
-      if (!v || *end || n < 1 || n > 1024) {
-        fputs("warplint: -j needs a number of jobs between 1 and 1024\n", err);
-        return WL_ARGS_EXIT_USAGE;
-      }
-      o->jobs = n;
-      continue;
-    }
-    if (a[0] == '-' && (a[1] == 'I' || a[1] == 'D' || a[1] == 'U') && a[2] == '\0') {
-      if (i + 1 >= argc) {
-        fprintf(err, "warplint: %s needs an argument\n", a);
-        return WL_ARGS_EXIT_USAGE;
-      }
-      size_t n = strlen(argv[i + 1]) + 3;
-      char *s = wl_xmalloc(n);
-      snprintf(s, n, "-%c%s", a[1], argv[i + 1]);
-      wl_vec_push(&o->clang_args, (void *)own(o, s));
-      i++;
-      continue;
-    }
-    if (a[0] == '-' && (a[1] == 'I' || a[1] == 'D' || a[1] == 'U')) {
-      wl_vec_push(&o->clang_args, (void *)a);
-      continue;
-    }
-    if (a[0] == '-' && a[1] != '\0') {
-      fprintf(err, "warplint: unknown option '%s' (see --help)\n", a);
+    if (opt == ':') {
+      missing_value(optopt, argv[optind - 1], err);
       return WL_ARGS_EXIT_USAGE;
     }
-    wl_vec_push(&o->paths, (void *)a);
+    if (opt == '?') {
+      bad_option(optind > 0 && optind <= argc ? argv[optind - 1] : NULL, optopt, err);
+      return WL_ARGS_EXIT_USAGE;
+    }
+    wl_parse_result r = take_option(o, opt, optarg, &list, out, err);
+    if (r != WL_ARGS_RUN)
+      return r;
+  }
+  /* after --: clang arguments */
+  for (int i = optind; i < argc; i++)
+    wl_vec_push(&o->clang_args, argv[i]);
+  if (list) {
+    list_rules(out);
+    return WL_ARGS_EXIT_OK;
   }
   if (o->paths.n == 0 && !o->compdb) {
     fputs("warplint: no input files (see --help)\n", err);
