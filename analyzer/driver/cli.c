@@ -23,6 +23,7 @@
 #include "emit.h"
 #include "fix.h"
 #include "options.h"
+#include "project.h"
 #include "rules.h"
 
 /* More files than this, and stderr a terminal: a progress line. */
@@ -141,6 +142,13 @@ static profile *dir_profile(run_ctx *rc, const char *dir) {
   if (rc->last_dir && strcmp(rc->last_dir, dir) == 0)
     return rc->last_prof;
   profile *found = rc->profiles.v[0];
+  /* The lookup stops at the project root (the nearest .git; outside a
+   * repository the current directory, or the file's own directory when it is
+   * not below the current one): a .warplint above the checkout or in /tmp
+   * does not change the rules. */
+  char *stop = wl_project_root_of(dir);
+  if (!stop)
+    stop = wl_xstrdup(wl_path_within(dir, rc->cwd) ? rc->cwd : dir);
   char *d = wl_xstrdup(dir);
   for (;;) {
     wl_buf p;
@@ -151,12 +159,13 @@ static profile *dir_profile(run_ctx *rc, const char *dir) {
     if (hit)
       found = config_profile(rc, p.data);
     wl_buf_free(&p);
-    if (hit || strcmp(d, "/") == 0)
+    if (hit || strcmp(d, stop) == 0 || strcmp(d, "/") == 0)
       break;
     char *slash = strrchr(d, '/');
     slash[slash == d ? 1 : 0] = '\0';
   }
   free(d);
+  free(stop);
   free(rc->last_dir);
   rc->last_dir = wl_xstrdup(dir);
   rc->last_prof = found;

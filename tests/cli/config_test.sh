@@ -1,6 +1,6 @@
 #!/bin/sh
-# .warplint files through the command line: discovery (nearest upward, no
-# merging), every key, --config/--no-config, precedence of the command line,
+# .warplint files through the command line: discovery (nearest upward up to
+# the project root, no merging), every key, --config/--no-config, precedence of the command line,
 # and errors (exit 2, file:line, other files still analyzed).
 # Usage: config_test.sh <warplint> <source-dir>
 set -u
@@ -11,7 +11,7 @@ SRC=$2
 legacy() { printf '__global__ void k(int *o) { o[0] = __shfl(o[1], 0); }\n' >"$1"; }
 
 R="$T/repo"
-mkdir -p "$R/src/sub" "$R/gen" "$R/inc" "$R/other"
+mkdir -p "$R/src/sub" "$R/gen" "$R/inc" "$R/other" "$R/.git"
 legacy "$R/src/a.cu"
 legacy "$R/src/sub/b.cu"
 legacy "$R/gen/g.cu"
@@ -61,6 +61,24 @@ printf '[rules]\nlegacy-intrinsic = note\n' >"$R/src/sub/.warplint"
 expect_exit 0 -- "$WL" --fail-on=warning "$R/src/sub/b.cu"
 contains "$T/out" "note: legacy warp" "configured severity"
 expect_exit 1 -- "$WL" "$R/src/sub/b.cu"
+
+# the lookup stops at the project root (the nearest .git): a .warplint above
+# the checkout (or in /tmp) does not change the rules
+printf '[rules]\nlegacy-intrinsic = off\n' >"$T/.warplint"
+expect_exit 1 -- "$WL" "$R/other/o.cu"
+contains "$T/out" "other/o.cu" "a .warplint above the repository is ignored"
+mkdir -p "$T/norepo/sub"
+legacy "$T/norepo/sub/n.cu"
+expect_exit 1 -- "$WL" "$T/norepo/sub/n.cu"
+contains "$T/out" "n.cu" "outside a repository and the current directory: only the file's directory"
+(cd "$T/norepo" && "$WL" sub/n.cu >"$T/out" 2>"$T/err"; echo $? >"$T/rc")
+contains "$T/rc" "^1$" "outside a repository: the lookup stops at the current directory"
+printf '[rules]\nlegacy-intrinsic = off\n' >"$T/norepo/.warplint"
+(cd "$T/norepo" && "$WL" sub/n.cu >"$T/out" 2>"$T/err"; echo $? >"$T/rc")
+contains "$T/rc" "^0$" "outside a repository: a .warplint in the current directory applies"
+(cd "$T/norepo/sub" && "$WL" n.cu >"$T/out" 2>"$T/err"; echo $? >"$T/rc")
+contains "$T/rc" "^1$" "outside a repository: a .warplint above the current directory is ignored"
+rm -f "$T/.warplint"
 
 # --config FILE for every file; --no-config
 printf 'exclude = repo/src/**\n' >"$T/only.warplint"
