@@ -1,6 +1,6 @@
 /* missing_syncwarp.c - rule missing-syncwarp: two lanes of one warp touch the
  * same shared-memory element, one of them writing, with no barrier between
- * the two accesses. The shared-memory analysis (analyzer/analysis/shared.c) finds the
+ * the two accesses. The shared-memory analysis (analyzer/analysis/shared/) finds the
  * pairs; this rule words them, one finding per statement. */
 #include <stdio.h>
 #include <stdlib.h>

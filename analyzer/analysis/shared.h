@@ -3,7 +3,8 @@
  * pairs of accesses by two different lanes of one warp may touch the same
  * element with no barrier between them (a warp-level race).
  *
- * How it works (shared.c): every kernel (and every device function that no
+ * How it works (shared/: domain.c, races.c, eval.c, exec.c, roots.c, api.c;
+ * internal.h has the types they share): every kernel (and every device function that no
  * function of the TU calls) is executed abstractly, path by path, with calls
  * of functions defined in the TU inlined (pointer and reference parameters
  * carry shared storage from the caller; integer parameters carry the caller's
@@ -39,8 +40,8 @@
  * Where the analysis cannot be exact it stays quiet: host-chosen numbers
  * (kernel and template arguments) keep the lanes of a warp apart, an unknown
  * factor of the lane is not zero, and two lanes that both have to pass
- * conditions it cannot evaluate per lane are not paired (see check_pair in
- * shared.c). Two lanes storing to one element are a race only when the stored
+ * conditions it cannot evaluate per lane are not paired (see smr_check_pair
+ * in shared/races.c). Two lanes storing to one element are a race only when the stored
  * values are known to differ between them (their lane forms differ: s[0] =
  * threadIdx.x); a value with no lane form (a call's result such as
  * cg::reduce, a shuffle, a load, a float) is taken to be the same in every

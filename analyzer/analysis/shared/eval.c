@@ -1,0 +1,1146 @@
+/* shared/eval.c - the interpreter, expressions: addresses, arithmetic, calls (inlined, barriers,
+ * collectives) (see shared.h and internal.h). */
+#include "internal.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* Expressions                                                              */
+
+/* "volatile float *" -> "float", "float[4][8]" -> "float" */
+const char *sme_norm_type(ctx *c, const char *s, bool strip_pointer) {
+  if (!s)
+    return NULL;
+  char buf[256];
+  size_t n = 0;
+  const char *p = s;
+  while (*p && n + 1 < sizeof buf) {
+    if (*p == '[')
+      break;
+    static const char *const drop[] = {"volatile", "const", "__restrict__", "restrict",
+                                       "struct",   "class", "__shared__"};
+    bool dropped = false;
+    for (size_t i = 0; i < sizeof drop / sizeof drop[0]; i++) {
+      size_t l = strlen(drop[i]);
+      if (strncmp(p, drop[i], l) == 0 && (p == s || !(p[-1] == '_' || (p[-1] | 32) >= 'a')) &&
+          !(p[l] == '_' || ((p[l] | 32) >= 'a' && (p[l] | 32) <= 'z') ||
+            (p[l] >= '0' && p[l] <= '9'))) {
+        p += l;
+        dropped = true;
+        break;
+      }
+    }
+    if (dropped)
+      continue;
+    if (*p != ' ' && *p != '\t' && *p != '\n')
+      buf[n++] = *p;
+    p++;
+  }
+  buf[n] = 0;
+  if (strip_pointer && n && buf[n - 1] == '*')
+    buf[--n] = 0;
+  while (n && buf[n - 1] == '&')
+    buf[--n] = 0;
+  return n ? smd_intern(c, buf) : NULL;
+}
+
+static const val *shared_var_addr(ctx *c, const wl_var *v) {
+  val *p = smd_new_val(c, V_PTR);
+  p->f = wl_lf_const(&c->lc, 0);
+  p->root = v;
+  p->dyn = (v->flags & WL_V_EXTERN) != 0;
+  p->tag = sme_norm_type(c, v->type_spelling, false);
+  p->vol = (v->type & WL_T_VOLATILE) != 0;
+  p->nshape = v->ndims;
+  for (unsigned i = 0; i < v->ndims && i < 4; i++)
+    p->shape[i] = v->dims[i];
+  return p;
+}
+
+/* array object address -> pointer to its first element */
+static const val *decay(ctx *c, const val *p) {
+  val *q = (val *)smd_vptr_with(c, p, p->f);
+  if (q->nshape) {
+    memmove(q->shape, q->shape + 1, (q->nshape - 1) * sizeof q->shape[0]);
+    q->shape[--q->nshape] = 0;
+  }
+  return q;
+}
+
+/* p + k (k elements of the pointee); kv: the value k is of, when k is NULL */
+static const val *ptr_add_val(ctx *c, const val *p, const wl_lform *k, long long sign,
+                              const val *kv) {
+  unsigned long long unit = smd_shape_prod(p->shape, p->nshape);
+  const wl_lform *off = NULL;
+  if (unit && p->f && k)
+    off = wl_lf_add(&c->lc, p->f, wl_lf_scale(&c->lc, k, sign * (long long)unit));
+  val *q = (val *)smd_vptr_with(c, p, off);
+  if (!k && kv && kv->data && unit == 1 && sign == 1 && p->f) {
+    q->dkey = kv; /* p[d] with d read from memory: the lock-smx_step tricks' elements */
+    q->dbase = p->f;
+  }
+  return q;
+}
+
+const val *sme_ptr_add(ctx *c, const val *p, const wl_lform *k, long long sign) {
+  return ptr_add_val(c, p, k, sign, NULL);
+}
+
+static const val *read_lvalue(ctx *c, state *st, const wl_expr *e, addr a) {
+  if (a.kind == A_SHARED) {
+    if (a.p->nshape > 0 || (e->type & WL_T_ARRAY))
+      return decay(c, a.p);
+    smr_record_access(c, st, e, a.p, false, NULL);
+    return smd_vdata(c);
+  }
+  if (a.kind == A_LOCAL)
+    return smd_st_get(c, st, a.var);
+  return NULL; /* caller decides */
+}
+
+bool sme_is_builtin_obj(const wl_expr *b, const char *name) {
+  b = wl_expr_strip(b);
+  return b && b->kind == WL_E_REF && b->name && strcmp(b->name, name) == 0 && b->var &&
+         (b->var->flags & WL_V_GLOBAL);
+}
+
+/* ---- linear thread ids in 2-D and 3-D blocks ----
+ * In a kernel whose blocks may have several rows, threadIdx.x/y/z are not
+ * lane forms, but the thread's linear rank in the block,
+ *   threadIdx.x + threadIdx.y * blockDim.x (+ threadIdx.z * blockDim.x * blockDim.y),
+ * is: the hardware numbers the threads of a block in that order and cuts the
+ * sequence into warps of 32, whatever blockDim.x is, so the rank is 32*W + lane
+ * like threadIdx.x in a 1-D block. Values built from these builtins carry a
+ * small polynomial over them; a sum that is the rank (plus a number) becomes
+ * that lane form. */
+#define POLY_MAX 8
+enum { PX = 1, PY = 2, PZ = 4, PBX = 8, PBY = 16 };
+typedef struct poly {
+  unsigned n;
+  unsigned char m[POLY_MAX]; /* monomial: product of the PX.. factors in the mask (0: 1) */
+  long long k[POLY_MAX];
+} poly;
+
+static bool poly_term(poly *p, unsigned char m, long long k) {
+  for (unsigned i = 0; i < p->n; i++)
+    if (p->m[i] == m) {
+      p->k[i] += k;
+      if (!p->k[i]) {
+        p->n--;
+        p->m[i] = p->m[p->n];
+        p->k[i] = p->k[p->n];
+      }
+      return true;
+    }
+  if (!k)
+    return true;
+  if (p->n == POLY_MAX)
+    return false;
+  p->m[p->n] = m;
+  p->k[p->n++] = k;
+  return true;
+}
+
+/* v as a polynomial: its own, or a number's; false if it is neither */
+static bool poly_get(const val *v, poly *out) {
+  memset(out, 0, sizeof *out);
+  if (v->poly) {
+    *out = *v->poly;
+    return true;
+  }
+  long long k;
+  if (v->kind == V_INT && v->f && wl_lf_const_value(v->f, &k))
+    return poly_term(out, 0, k);
+  return false;
+}
+
+static const poly *poly_new(ctx *c, const poly *p) {
+  poly *q = wl_arena_alloc(&c->ar, sizeof *q);
+  *q = *p;
+  return q;
+}
+
+static const poly *poly_single(ctx *c, unsigned char m) {
+  poly p;
+  memset(&p, 0, sizeof p);
+  poly_term(&p, m, 1);
+  return poly_new(c, &p);
+}
+
+/* a op b for + - *; NULL when not a polynomial of the kind kept */
+static const poly *poly_arith(ctx *c, int op, const val *a, const val *b) {
+  poly pa, pb, r;
+  if (!(a->poly || b->poly) || !poly_get(a, &pa) || !poly_get(b, &pb))
+    return NULL;
+  memset(&r, 0, sizeof r);
+  bool add = op == WL_B_ADD || op == WL_B_ADD_ASSIGN, sub = op == WL_B_SUB || op == WL_B_SUB_ASSIGN;
+  bool mul = op == WL_B_MUL || op == WL_B_MUL_ASSIGN;
+  if (add || sub) {
+    r = pa;
+    for (unsigned i = 0; i < pb.n; i++)
+      if (!poly_term(&r, pb.m[i], sub ? -pb.k[i] : pb.k[i]))
+        return NULL;
+  } else if (mul) {
+    for (unsigned i = 0; i < pa.n; i++)
+      for (unsigned j = 0; j < pb.n; j++) {
+        if (pa.m[i] & pb.m[j]) /* a square: not a rank */
+          return NULL;
+        if (!poly_term(&r, (unsigned char)(pa.m[i] | pb.m[j]), pa.k[i] * pb.k[j]))
+          return NULL;
+      }
+  } else {
+    return NULL;
+  }
+  return poly_new(c, &r);
+}
+
+/* Whether p is the linear rank plus a number (returned in *k). */
+static bool poly_is_rank(const poly *p, long long *k) {
+  bool x = false, y = false, z = false;
+  *k = 0;
+  for (unsigned i = 0; i < p->n; i++) {
+    if (p->m[i] == 0)
+      *k = p->k[i];
+    else if (p->m[i] == PX && p->k[i] == 1)
+      x = true;
+    else if (p->m[i] == (PY | PBX) && p->k[i] == 1)
+      y = true;
+    else if (p->m[i] == (PZ | PBX | PBY) && p->k[i] == 1)
+      z = true;
+    else
+      return false;
+  }
+  return x && y && (z || p->n == 2 + (*k != 0));
+}
+
+static const val *with_poly(ctx *c, const val *v, const poly *p) {
+  val *w = smd_new_val(c, v->kind);
+  *w = *v;
+  w->poly = p;
+  return w;
+}
+
+static const val *builtin_member(ctx *c, const wl_expr *e) {
+  if (e->nargs != 1 || !e->name || e->name[1])
+    return NULL;
+  const wl_expr *b = e->args[0];
+  char d = e->name[0];
+  if (d != 'x' && d != 'y' && d != 'z')
+    return NULL;
+  if (sme_is_builtin_obj(b, "threadIdx")) {
+    if (c->multi_dim) /* a warp may span rows: x and y both vary in it (see poly) */
+      return with_poly(c, smd_vunk(false), poly_single(c, d == 'x' ? PX : d == 'y' ? PY : PZ));
+    if (d == 'x')
+      return smd_vint(c, smd_thread_x(c), false);
+    return smd_vint(c, smd_sym_form(c, d == 'y' ? "%tid.y" : "%tid.z", 0, d == 'y' ? 1023 : 63),
+                    true);
+  }
+  if (sme_is_builtin_obj(b, "blockDim")) {
+    if (d == 'x' && c->multi_dim)
+      return with_poly(c, smd_vint(c, smd_sym_form(c, "%ntid.x", 1, 1024), true),
+                       poly_single(c, PBX));
+    if (d == 'y' && c->multi_dim)
+      return with_poly(c, smd_vint(c, smd_sym_form(c, "%ntid.y", 1, 1024), true),
+                       poly_single(c, PBY));
+    if (d == 'x')
+      return smd_vint(c, wl_lf_sym(&c->lc, smd_warps_sym(c), WL_LANES), true);
+    return smd_vint(c, smd_sym_form(c, d == 'y' ? "%ntid.y" : "%ntid.z", 1, d == 'y' ? 1024 : 64),
+                    true);
+  }
+  if (sme_is_builtin_obj(b, "blockIdx"))
+    return smd_vint(c,
+                    smd_sym_form(c,
+                                 d == 'x'   ? "%ctaid.x"
+                                 : d == 'y' ? "%ctaid.y"
+                                            : "%ctaid.z",
+                                 0, WL_INF),
+                    true);
+  if (sme_is_builtin_obj(b, "gridDim"))
+    return smd_vint(c,
+                    smd_sym_form(c,
+                                 d == 'x'   ? "%nctaid.x"
+                                 : d == 'y' ? "%nctaid.y"
+                                            : "%nctaid.z",
+                                 1, WL_INF),
+                    true);
+  return NULL;
+}
+
+static const char *join_field(ctx *c, const char *base, const char *name) {
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s%s%s", base ? base : "", base ? "." : "", name ? name : "?");
+  return smd_intern(c, buf);
+}
+
+static addr member_addr(ctx *c, const val *obj, const wl_expr *e) {
+  addr a = {A_SHARED, NULL, NULL};
+  unsigned dims[4] = {0}, nd = 0;
+  if (e->var && (e->var->type & WL_T_ARRAY))
+    for (nd = 0; nd < e->var->ndims && nd < 4; nd++)
+      dims[nd] = e->var->dims[nd];
+  unsigned long long mult = smd_shape_prod(dims, nd);
+  const wl_lform *off = obj->f && mult ? wl_lf_scale(&c->lc, obj->f, (long long)mult) : NULL;
+  val *p = (val *)smd_vptr_with(c, obj, off);
+  p->field = join_field(c, obj->field, e->name);
+  p->field_scalar = nd == 0 && (!obj->field || obj->field_scalar);
+  p->nshape = nd;
+  memcpy(p->shape, dims, sizeof dims);
+  if (e->type & WL_T_VOLATILE)
+    p->vol = true;
+  a.p = p;
+  return a;
+}
+
+addr sme_eval_addr(ctx *c, state *st, const wl_expr *e) {
+  addr none = {A_NONE, NULL, NULL};
+  if (!e)
+    return none;
+  switch (e->kind) {
+  case WL_E_REF: {
+    const wl_var *v = e->var;
+    if (!v)
+      return none;
+    if (v->flags & WL_V_SHARED) {
+      addr a = {A_SHARED, shared_var_addr(c, v), NULL};
+      return a;
+    }
+    if (v->type & WL_T_REFERENCE) {
+      const val *b = smd_st_lookup(st, v);
+      if (!b && (v->flags & WL_V_PARAM))
+        b = smd_var_default(c, v); /* a root's reference parameter (smd_param_storage) */
+      if (b && b->kind == V_PTR) {
+        addr a = {A_SHARED, b, NULL};
+        return a;
+      }
+      return none;
+    }
+    if (v->flags & (WL_V_GLOBAL | WL_V_FIELD))
+      return none;
+    addr a = {A_LOCAL, NULL, v};
+    return a;
+  }
+  case WL_E_INDEX: {
+    const wl_expr *base = e->args[0], *idx = e->args[1];
+    if (smd_is_int_type(base->type) && (idx->type & (WL_T_POINTER | WL_T_ARRAY))) {
+      const wl_expr *t = base; /* 2[a] */
+      base = idx;
+      idx = t;
+    }
+    const val *p;
+    if (base->type & WL_T_ARRAY) {
+      addr b = sme_eval_addr(c, st, base);
+      p = b.kind == A_SHARED ? decay(c, b.p) : NULL;
+    } else {
+      p = sme_eval(c, st, base);
+    }
+    const val *i = sme_eval(c, st, idx);
+    if (!p || p->kind != V_PTR)
+      return none;
+    addr a = {A_SHARED, ptr_add_val(c, p, smd_int_form(i), 1, i), NULL};
+    return a;
+  }
+  case WL_E_UNARY:
+    if (e->op == WL_U_DEREF && e->nargs == 1) {
+      const val *p = sme_eval(c, st, e->args[0]);
+      if (p->kind != V_PTR)
+        return none;
+      addr a = {A_SHARED, p, NULL};
+      return a;
+    }
+    break;
+  case WL_E_MEMBER: {
+    if (e->nargs != 1)
+      return none;
+    if (e->arrow) {
+      const val *p = sme_eval(c, st, e->args[0]);
+      return p->kind == V_PTR ? member_addr(c, p, e) : none;
+    }
+    addr b = sme_eval_addr(c, st, e->args[0]);
+    return b.kind == A_SHARED ? member_addr(c, b.p, e) : none;
+  }
+  case WL_E_CAST:
+    if (e->nargs == 1)
+      return sme_eval_addr(c, st, e->args[0]);
+    break;
+  default: break;
+  }
+  (void)sme_eval(c, st, e);
+  return none;
+}
+
+static wl_lop lop_of(int op) {
+  switch (op) {
+  case WL_B_DIV:
+  case WL_B_DIV_ASSIGN: return WL_LOP_DIV;
+  case WL_B_REM:
+  case WL_B_REM_ASSIGN: return WL_LOP_REM;
+  case WL_B_SHL:
+  case WL_B_SHL_ASSIGN: return WL_LOP_SHL;
+  case WL_B_SHR:
+  case WL_B_SHR_ASSIGN: return WL_LOP_SHR;
+  case WL_B_AND:
+  case WL_B_AND_ASSIGN: return WL_LOP_AND;
+  case WL_B_OR:
+  case WL_B_OR_ASSIGN: return WL_LOP_OR;
+  default: return WL_LOP_XOR;
+  }
+}
+
+/* Unsigned 32-bit operands: negative lanes wrap (so (lane - 1) % 32 == 31 at lane 0). */
+static const wl_lform *wrap_u32(ctx *c, const wl_lform *f, const wl_expr *e) {
+  if (!f || !wl_lf_concrete(f) || !(e->type & WL_T_UNSIGNED) || e->bytes != 4)
+    return f;
+  long long k[WL_LANES];
+  bool neg = false;
+  for (unsigned l = 0; l < WL_LANES; l++) {
+    k[l] = f->t[0].k[l];
+    if (k[l] < 0 && k[l] >= -(1LL << 32)) {
+      k[l] += 1LL << 32;
+      neg = true;
+    }
+  }
+  return neg ? wl_lf_lanes(&c->lc, k) : f;
+}
+
+/* a op b for arithmetic ops (op: the plain or compound-assignment operator) */
+static const val *arith_forms(ctx *c, int op, const val *a, const val *b, const wl_expr *e);
+
+static const val *arith(ctx *c, int op, const val *a, const val *b, const wl_expr *e) {
+  const poly *p = c->multi_dim ? poly_arith(c, op, a, b) : NULL;
+  if (!p)
+    return arith_forms(c, op, a, b, e);
+  long long k;
+  if (poly_is_rank(p, &k))
+    return smd_vint(c, wl_lf_add(&c->lc, smd_thread_x(c), wl_lf_const(&c->lc, k)), false);
+  return with_poly(c, arith_forms(c, op, a, b, e), p);
+}
+
+static const val *arith_forms(ctx *c, int op, const val *a, const val *b, const wl_expr *e) {
+  bool uni = smd_val_uniform(a) && smd_val_uniform(b);
+  bool add = op == WL_B_ADD || op == WL_B_ADD_ASSIGN, sub = op == WL_B_SUB || op == WL_B_SUB_ASSIGN;
+  if ((add || sub) && a->kind == V_PTR && smd_int_form(b))
+    return sme_ptr_add(c, a, smd_int_form(b), sub ? -1 : 1);
+  if (add && b->kind == V_PTR && smd_int_form(a))
+    return sme_ptr_add(c, b, smd_int_form(a), 1);
+  const wl_lform *fa = smd_int_form(a), *fb = smd_int_form(b), *r = NULL;
+  if (!fa || !fb) {
+    /* a value computed from one read from memory: a new one of its own;
+     * anything combined with the lane's identity: varies by lane */
+    if (a->data || b->data) /* moved by numbers, or mixed with other values */
+      return smd_vdata(c);
+    bool la = a->vary || (fa && !wl_lf_uniform(fa)), lb = b->vary || (fb && !wl_lf_uniform(fb));
+    bool mixes = op == WL_B_OR || op == WL_B_OR_ASSIGN || op == WL_B_XOR || op == WL_B_XOR_ASSIGN ||
+                 op == WL_B_ADD || op == WL_B_ADD_ASSIGN || op == WL_B_SHL || op == WL_B_SHL_ASSIGN;
+    if (mixes && (la || lb) && !(la && lb))
+      return smd_vvary(c);
+    return smd_vunk(uni);
+  }
+  switch (op) {
+  case WL_B_ADD:
+  case WL_B_ADD_ASSIGN: r = wl_lf_add(&c->lc, fa, fb); break;
+  case WL_B_SUB:
+  case WL_B_SUB_ASSIGN: r = wl_lf_sub(&c->lc, fa, fb); break;
+  case WL_B_MUL:
+  case WL_B_MUL_ASSIGN: r = wl_lf_mul(&c->lc, fa, fb); break;
+  case WL_B_DIV:
+  case WL_B_DIV_ASSIGN:
+  case WL_B_REM:
+  case WL_B_REM_ASSIGN:
+  case WL_B_SHR:
+  case WL_B_SHR_ASSIGN:
+    r = wl_lf_op(&c->lc, lop_of(op), wrap_u32(c, fa, e), fb);
+    if (!r && (op == WL_B_DIV || op == WL_B_SHR) && !wl_lf_uniform(fa) && wl_lf_uniform(fb) &&
+        wl_lf_has_param(&c->lc, fb)) {
+      /* threadIdx.x / THREADS_PER_VECTOR, a template or kernel argument: the
+       * index of the lane's group. Legacy code sizes groups to divide the
+       * warp, and the lanes it pairs (tid and tid + 16 under
+       * THREADS_PER_VECTOR > 16) lie in one group, so the group index is
+       * taken to be the same in every lane: conditions on it (row <
+       * num_rows) are then warp-uniform, with both outcomes possible. */
+      return smd_vint(c, wl_lf_sym(&c->lc, wl_sym_fresh(&c->lc, "group", 0, WL_INF), 1), true);
+    }
+    break;
+  case WL_B_SHL:
+  case WL_B_SHL_ASSIGN:
+  case WL_B_AND:
+  case WL_B_AND_ASSIGN:
+  case WL_B_OR:
+  case WL_B_OR_ASSIGN:
+  case WL_B_XOR:
+  case WL_B_XOR_ASSIGN: r = wl_lf_op(&c->lc, lop_of(op), fa, fb); break;
+  default: break;
+  }
+  if (!r && !uni &&
+      (op == WL_B_SHL || op == WL_B_SHL_ASSIGN || op == WL_B_OR || op == WL_B_OR_ASSIGN ||
+       op == WL_B_XOR || op == WL_B_XOR_ASSIGN) &&
+      wl_lf_uniform(fb) != wl_lf_uniform(fa))
+    return smd_vvary(c); /* threadIdx.x << 27: the lane's tag */
+  return smd_vint(c, r, uni);
+}
+
+const val *sme_compare(ctx *c, int op, const val *a, const val *b) {
+  const wl_lform *fa = smd_int_form(a), *fb = smd_int_form(b);
+  if (!fa || !fb) {
+    bool uni = smd_val_uniform(a) && smd_val_uniform(b);
+    return smd_vcond(c, smd_cond_unk(uni));
+  }
+  wl_lctx *L = &c->lc;
+  const wl_lform *d = wl_lf_sub(L, fa, fb), *one = wl_lf_const(L, 1);
+  const cond *k;
+  switch (op) {
+  case WL_B_LT: k = smd_cond_cmp(c, wl_lf_add(L, d, one), WL_C_LE); break;
+  case WL_B_LE: k = smd_cond_cmp(c, d, WL_C_LE); break;
+  case WL_B_GT: k = smd_cond_cmp(c, wl_lf_sub(L, one, d), WL_C_LE); break;
+  case WL_B_GE: k = smd_cond_cmp(c, wl_lf_scale(L, d, -1), WL_C_LE); break;
+  case WL_B_EQ: k = smd_cond_cmp(c, d, WL_C_EQ); break;
+  default: k = smd_cond_cmp(c, d, WL_C_NE); break;
+  }
+  return smd_vcond(c, k);
+}
+
+/* Evaluates e with an extra guard (the arm of ?: or the right side of && / ||). */
+static const val *eval_guarded(ctx *c, state *st, const wl_expr *e, const cond *k) {
+  const guard *saved = st->g;
+  st->g = smd_guard_push(c, st->g, k);
+  const val *v = sme_eval(c, st, e);
+  st->g = saved;
+  return v;
+}
+
+static const val *assign(ctx *c, state *st, const wl_expr *e) {
+  const val *rhs = sme_eval(c, st, e->args[1]);
+  addr a = sme_eval_addr(c, st, e->args[0]);
+  const val *nv = rhs;
+  if (e->op != WL_B_ASSIGN) {
+    const val *old = a.kind == A_SHARED  ? read_lvalue(c, st, e->args[0], a)
+                     : a.kind == A_LOCAL ? smd_st_get(c, st, a.var)
+                                         : smd_vunk(false);
+    nv = arith(c, e->op, old, rhs, e);
+  }
+  if (a.kind == A_SHARED)
+    smr_record_access(c, st, e->args[0], a.p, true, nv);
+  else if (a.kind == A_LOCAL)
+    smd_st_set(st, a.var, nv);
+  return nv;
+}
+
+static const val *incdec(ctx *c, state *st, const wl_expr *e) {
+  addr a = sme_eval_addr(c, st, e->args[0]);
+  bool inc = e->op == WL_U_PREINC || e->op == WL_U_POSTINC;
+  bool post = e->op == WL_U_POSTINC || e->op == WL_U_POSTDEC;
+  const val *old;
+  if (a.kind == A_SHARED)
+    old = read_lvalue(c, st, e->args[0], a);
+  else if (a.kind == A_LOCAL)
+    old = smd_st_get(c, st, a.var);
+  else
+    return smd_vunk(false);
+  const val *nv =
+      arith(c, inc ? WL_B_ADD : WL_B_SUB, old, smd_vint(c, wl_lf_const(&c->lc, 1), true), e);
+  if (a.kind == A_SHARED)
+    smr_record_access(c, st, e->args[0], a.p, true, nv);
+  else
+    smd_st_set(st, a.var, nv);
+  return post ? old : nv;
+}
+
+/* ---- calls ---- */
+
+static bool is_barrier_name(const char *n) {
+  static const char *const names[] = {"__syncthreads",
+                                      "__syncthreads_count",
+                                      "__syncthreads_and",
+                                      "__syncthreads_or",
+                                      "__syncwarp",
+                                      "__barrier_sync",
+                                      "sync",
+                                      "arrive_and_wait",
+                                      "barrier_sync"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strcmp(n, names[i]) == 0)
+      return true;
+  return false;
+}
+
+static bool is_barrier_call(const wl_expr *e) {
+  if (!e->name || e->callee)
+    return false;
+  if (is_barrier_name(e->name))
+    return true;
+  /* a wrapper defined elsewhere (a header that is missing): my_syncwarp(), block_sync(),
+   * local_barrier() */
+  return !e->callee_in_prelude && strncmp(e->name, "__", 2) != 0 &&
+         (strstr(e->name, "sync") || strstr(e->name, "barrier"));
+}
+
+/* A warp-synchronous collective of CUDA 9 and later (__shfl_sync, __ballot_sync,
+ * __reduce_add_sync, a cooperative-groups tile's shfl or cg::reduce): no lane
+ * of its group leaves it before every lane has arrived. It is taken to order a
+ * lane's reads before it with another lane's stores after it (the quiet
+ * direction: a read's value is taken before the lane arrives; modern code
+ * relies on a warp reduction between a broadcast read and the next store to
+ * the same element). It does not make a store before it visible to a read
+ * after it: the CUDA guide gives the collectives no memory ordering, that is
+ * what __syncwarp() is for. The legacy non-sync forms order nothing. */
+static bool is_warp_collective(const wl_expr *e) {
+  if (!e->name || e->callee || !e->callee_in_prelude)
+    return false;
+  static const char *const sync_names[] = {
+      "__shfl_sync",       "__shfl_up_sync",    "__shfl_down_sync",  "__shfl_xor_sync",
+      "__ballot_sync",     "__all_sync",        "__any_sync",        "__uni_sync",
+      "__match_any_sync",  "__match_all_sync",  "__reduce_add_sync", "__reduce_min_sync",
+      "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync",  "__reduce_xor_sync"};
+  for (size_t i = 0; i < sizeof sync_names / sizeof sync_names[0]; i++)
+    if (strcmp(e->name, sync_names[i]) == 0)
+      return true;
+  static const char *const cg_names[] = {
+      "reduce", "shfl", "shfl_up",   "shfl_down", "shfl_xor",       "ballot",
+      "any",    "all",  "match_any", "match_all", "inclusive_scan", "exclusive_scan"};
+  for (size_t i = 0; i < sizeof cg_names / sizeof cg_names[0]; i++)
+    if (strcmp(e->name, cg_names[i]) == 0)
+      return true;
+  return false;
+}
+
+/* the variable a method is called on: g.sync(), tile.thread_rank() */
+static const wl_var *method_object(const wl_expr *e) {
+  const wl_expr *m = wl_expr_strip(e->callee_expr);
+  if (!m || m->kind != WL_E_MEMBER || m->nargs != 1)
+    return NULL;
+  const wl_expr *o = wl_expr_strip(m->args[0]);
+  return o && o->kind == WL_E_REF ? o->var : NULL;
+}
+
+/* thread_rank() and friends of cooperative groups, from the group's type */
+static const val *cg_call(ctx *c, const wl_expr *e) {
+  if (!e->name || e->callee)
+    return NULL;
+  bool rank = strcmp(e->name, "thread_rank") == 0;
+  bool meta = strcmp(e->name, "meta_group_rank") == 0;
+  bool size = strcmp(e->name, "size") == 0 || strcmp(e->name, "num_threads") == 0;
+  if (size || strcmp(e->name, "meta_group_size") == 0) { /* the same in every lane */
+    const wl_var *o = method_object(e);
+    const char *t = o && o->type_spelling ? strstr(o->type_spelling, "tile<") : NULL;
+    if (!o || !o->type_spelling || !strstr(o->type_spelling, "thread_block"))
+      return NULL;
+    long n = t ? strtol(t + 5, NULL, 10) : 0;
+    if (size && n >= 1 && n <= WL_LANES)
+      return smd_vint(c, wl_lf_const(&c->lc, n), true);
+    return smd_vunk(true);
+  }
+  if (!rank && !meta)
+    return NULL;
+  const wl_expr *m = wl_expr_strip(e->callee_expr);
+  const wl_expr *obj = m && m->kind == WL_E_MEMBER && m->nargs == 1 ? m->args[0] : NULL;
+  if (rank && wl_expr_is_call(obj, "this_thread_block")) /* this_thread_block().thread_rank() */
+    return smd_vint(c, smd_thread_x(c), false);
+  const wl_var *o = method_object(e);
+  if (!o || !o->type_spelling)
+    return NULL;
+  const char *t = strstr(o->type_spelling, "tile<");
+  if (t) {
+    long n = strtol(t + 5, NULL, 10);
+    if (n < 1 || n > WL_LANES || (n & (n - 1)))
+      return NULL;
+    const wl_lform *x = smd_thread_x(c), *r;
+    r = wl_lf_op(&c->lc, rank ? WL_LOP_REM : WL_LOP_DIV, x, wl_lf_const(&c->lc, n));
+    return smd_vint(c, r, false);
+  }
+  if (rank && strstr(o->type_spelling, "thread_block"))
+    return smd_vint(c, smd_thread_x(c), false);
+  return NULL;
+}
+
+static bool pure_intrinsic(const char *n) {
+  static const char *const names[] = {"min",   "max",    "umin",     "umax",
+                                      "abs",   "__popc", "__popcll", "__clz",
+                                      "__ffs", "__brev", "__mul24",  "__umul24"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strcmp(n, names[i]) == 0)
+      return true;
+  return false;
+}
+
+/* SharedMemory<T>() in a template: the struct's conversion operator, found by USR */
+static const wl_func *conversion_operator(const ctx *c, const wl_expr *e) {
+  if (e->callee || e->nargs || !e->name || !*e->name)
+    return NULL;
+  char key[300];
+  snprintf(key, sizeof key, "@%s@F@operator", e->name);
+  for (unsigned i = 0; i < c->tu->nfuncs; i++) {
+    const wl_func *f = c->tu->funcs[i];
+    if ((f->flags & WL_F_METHOD) && f->body && f->nparams == 0 && f->usr && strstr(f->usr, key))
+      return f;
+  }
+  return NULL;
+}
+
+/* put(i, v) of `auto put = [&](int i, float v) {...}`: operator() of the
+ * closure, whose object is the first argument */
+const wl_func *sme_lambda_of(const wl_expr *e) {
+  if (e->callee || !e->name || strcmp(e->name, "operator()") != 0 || e->nargs == 0)
+    return NULL;
+  const wl_expr *o = wl_expr_strip(e->args[0]);
+  if (o && o->kind == WL_E_REF && o->var && !(o->var->flags & WL_V_PARAM) && o->var->init)
+    o = wl_expr_strip(o->var->init);
+  return o && o->kind == WL_E_LAMBDA && o->lambda && o->lambda->body ? o->lambda : NULL;
+}
+
+/* Runs f's body for a call e whose arguments from `first` on are f's parameters. */
+static const val *inline_call(ctx *c, state *st, const wl_expr *e, const wl_func *f,
+                              unsigned first) {
+  bool recursive = false;
+  for (unsigned i = 0; i < c->nfns; i++)
+    recursive |= c->fns[i]->f == f;
+  const val **args = wl_arena_alloc(&c->ar, (f->nparams + 1) * sizeof *args);
+  const wl_var **outs = wl_arena_alloc(&c->ar, (e->nargs + 1) * sizeof *outs);
+  unsigned nouts = 0, nargs = e->nargs > first ? e->nargs - first : 0;
+  for (unsigned i = 0; i < nargs; i++) {
+    bool ref = i < f->nparams && (f->params[i]->type & WL_T_REFERENCE);
+    const wl_expr *arg = e->args[first + i];
+    if (ref) {
+      addr a = sme_eval_addr(c, st, arg);
+      args[i] = a.kind == A_SHARED ? a.p : smd_vunk(false);
+      if (a.kind == A_LOCAL)
+        outs[nouts++] = a.var;
+    } else {
+      const val *v = sme_eval(c, st, arg);
+      if (i < f->nparams)
+        args[i] = v;
+    }
+  }
+  for (unsigned i = 0; i < nouts; i++)
+    smd_st_set(st, outs[i], smd_vunk(false));
+  if (recursive || c->nfns > MAX_CALL_DEPTH || !st->live)
+    return smd_vunk(false);
+  state cs;
+  smd_st_init(&cs);
+  cs.live = true;
+  cs.g = st->g;
+  if (f->flags & WL_F_LAMBDA) /* the body names the enclosing function's variables */
+    for (unsigned i = 0; i < st->nenv; i++)
+      smd_st_set(&cs, st->env[i].var, st->env[i].v);
+  for (unsigned i = 0; i < f->nparams; i++)
+    smd_st_set(&cs, f->params[i], i < nargs && args[i] ? args[i] : smd_vunk(false));
+  cs.npend = cs.cappend = st->npend;
+  if (st->npend) {
+    cs.pend = wl_xmalloc(st->npend * sizeof *cs.pend);
+    memcpy(cs.pend, st->pend, st->npend * sizeof *cs.pend);
+  }
+  fnframe fr;
+  memset(&fr, 0, sizeof fr);
+  fr.f = f;
+  const wl_func *saved_fn = c->fn;
+  const wl_stmt *saved_stmt = c->stmt;
+  const wl_expr *saved_call = c->root_call;
+  if (c->nfns == 1)
+    c->root_call = e;
+  c->fns[c->nfns++] = &fr;
+  c->fn = f;
+  smx_exec_stmt(c, &cs, f->body);
+  c->nfns--;
+  c->fn = saved_fn;
+  c->stmt = saved_stmt;
+  c->root_call = saved_call;
+  if (fr.has_ret)
+    smd_join_into(c, &cs, &fr.ret);
+  smd_st_free(&fr.ret);
+  /* the caller goes on with its own variables and guard, the callee's pending accesses */
+  free(st->pend);
+  st->pend = cs.pend;
+  st->npend = cs.npend;
+  st->cappend = cs.cappend;
+  cs.pend = NULL;
+  smd_st_free(&cs);
+  return fr.retv ? fr.retv : smd_vunk(false);
+}
+
+/* whether a statement tree declares an extern __shared__ array */
+static bool declares_extern_shared(const wl_stmt *s) {
+  if (!s)
+    return false;
+  if (s->kind == WL_S_DECL)
+    for (unsigned i = 0; i < s->nvars; i++)
+      if ((s->vars[i]->flags & (WL_V_SHARED | WL_V_EXTERN)) == (WL_V_SHARED | WL_V_EXTERN))
+        return true;
+  for (unsigned i = 0; i < s->nkids; i++)
+    if (declares_extern_shared(s->kids[i]))
+      return true;
+  return false;
+}
+
+/* smem.getPointer() on a SharedMemory<T> of a template (a dependent call,
+ * resolved by no one): a method of that name, with no parameters, that some
+ * class of the file defines returning its extern __shared__ storage (every
+ * specialization returns dynamic shared memory; any one stands for all). */
+static const wl_func *shared_memory_getter(const ctx *c, const wl_expr *e) {
+  if (e->callee || e->nargs || !e->name || !*e->name || e->callee_in_prelude)
+    return NULL;
+  const wl_expr *m = e->callee_expr ? wl_expr_strip(e->callee_expr) : NULL;
+  if (!m || m->kind != WL_E_MEMBER)
+    return NULL;
+  for (unsigned i = 0; i < c->tu->nfuncs; i++) {
+    const wl_func *f = c->tu->funcs[i];
+    if ((f->flags & WL_F_METHOD) && f->body && f->nparams == 0 && f->name &&
+        strcmp(f->name, e->name) == 0 && declares_extern_shared(f->body))
+      return f;
+  }
+  return NULL;
+}
+
+/* The built-in operator an unresolved `operatorX` call stands for (WL_B_*),
+ * or WL_B_NONE. In a template, arithmetic on dependent types becomes such a
+ * call when overloads of the operator are visible (CCCL declares many). */
+static int operator_binop(const char *n) {
+  static const struct {
+    const char *name;
+    int op;
+  } ops[] = {{"operator*", WL_B_MUL},          {"operator/", WL_B_DIV},
+             {"operator%", WL_B_REM},          {"operator+", WL_B_ADD},
+             {"operator-", WL_B_SUB},          {"operator<<", WL_B_SHL},
+             {"operator>>", WL_B_SHR},         {"operator<", WL_B_LT},
+             {"operator>", WL_B_GT},           {"operator<=", WL_B_LE},
+             {"operator>=", WL_B_GE},          {"operator==", WL_B_EQ},
+             {"operator!=", WL_B_NE},          {"operator&", WL_B_AND},
+             {"operator^", WL_B_XOR},          {"operator|", WL_B_OR},
+             {"operator&&", WL_B_LAND},        {"operator||", WL_B_LOR},
+             {"operator=", WL_B_ASSIGN},       {"operator*=", WL_B_MUL_ASSIGN},
+             {"operator/=", WL_B_DIV_ASSIGN},  {"operator%=", WL_B_REM_ASSIGN},
+             {"operator+=", WL_B_ADD_ASSIGN},  {"operator-=", WL_B_SUB_ASSIGN},
+             {"operator<<=", WL_B_SHL_ASSIGN}, {"operator>>=", WL_B_SHR_ASSIGN},
+             {"operator&=", WL_B_AND_ASSIGN},  {"operator^=", WL_B_XOR_ASSIGN},
+             {"operator|=", WL_B_OR_ASSIGN}};
+  if (!n || strncmp(n, "operator", 8) != 0)
+    return WL_B_NONE;
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (strcmp(n, ops[i].name) == 0)
+      return ops[i].op;
+  return WL_B_NONE;
+}
+
+/* A CUDA built-in of the prelude or toolkit (atomics, intrinsics, math), as
+ * opposed to a library function of the toolkit's headers (cub's
+ * BlockReduce::Sum, which may hold a barrier). */
+static bool intrinsic_name(const char *n) {
+  return !n || strncmp(n, "__", 2) == 0 || strncmp(n, "atomic", 6) == 0 || pure_intrinsic(n) ||
+         strncmp(n, "operator", 8) == 0;
+}
+
+static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
+  if (e->callee && e->callee->body)
+    return inline_call(c, st, e, e->callee, 0);
+  int bop = (e->type & WL_T_DEPENDENT) || !e->callee_usr ? operator_binop(e->name) : WL_B_NONE;
+  if (bop != WL_B_NONE && e->nargs == 2 && !e->callee_is_method) {
+    /* a * b on dependent types: the built-in operator, as the template is
+     * instantiated for numbers */
+    wl_expr as_op = *e;
+    as_op.kind = WL_E_BINARY;
+    as_op.op = bop;
+    as_op.callee_expr = NULL;
+    return sme_eval(c, st, &as_op);
+  }
+  const wl_func *getter = shared_memory_getter(c, e);
+  if (getter)
+    return inline_call(c, st, e, getter, 0);
+  const wl_func *conv = conversion_operator(c, e);
+  if (conv)
+    return inline_call(c, st, e, conv, 0);
+  const wl_func *lambda = sme_lambda_of(e);
+  if (lambda)
+    return inline_call(c, st, e, lambda, 1);
+  const val **args = wl_arena_alloc(&c->ar, (e->nargs + 1) * sizeof *args);
+  bool uni = true, passes_memory = false;
+  for (unsigned i = 0; i < e->nargs; i++) {
+    const wl_expr *a = e->args[i], *sa = wl_expr_strip(a);
+    if (sa && !(sa->type & (WL_T_POINTER | WL_T_ARRAY | WL_T_INTEGER | WL_T_FLOATING)) &&
+        (sa->kind == WL_E_REF || sa->kind == WL_E_MEMBER)) {
+      a = sa;
+      /* an object passed as is (by reference, as a library's TempStorage is) */
+      addr ad = sme_eval_addr(c, st, a);
+      passes_memory |= ad.kind == A_SHARED;
+      args[i] = smd_vunk(false);
+    } else {
+      args[i] = sme_eval(c, st, a);
+      passes_memory |= args[i]->kind == V_PTR;
+    }
+    uni = uni && smd_val_uniform(args[i]);
+  }
+  const wl_expr *ce = e->callee_expr ? wl_expr_strip(e->callee_expr) : NULL;
+  bool library = !e->callee_in_prelude || !intrinsic_name(e->name);
+  if (ce && ce->kind == WL_E_CALL && library) /* T(temp).Sum(x) unresolved: T(temp) decides */
+    (void)sme_eval(c, st, ce);
+  if (ce && ce->kind == WL_E_MEMBER && ce->nargs == 1 && ce->args[0] && library) {
+    /* the object of a method call: a temporary built here (BlockReduce(temp).Sum(x))
+     * or an object in shared memory */
+    const wl_expr *ob = wl_expr_strip(ce->args[0]);
+    if (ob && (ob->kind == WL_E_REF || ob->kind == WL_E_MEMBER || ob->kind == WL_E_INDEX) &&
+        !ce->arrow)
+      passes_memory |= sme_eval_addr(c, st, ob).kind == A_SHARED;
+    else if (ob && ob->kind != WL_E_THIS)
+      passes_memory |= sme_eval(c, st, ce->args[0])->kind == V_PTR;
+  }
+  if (is_barrier_call(e)) {
+    st->npend = 0;
+    return smd_vunk(true);
+  }
+  if (is_warp_collective(e)) { /* drops the pending reads; the value is computed below */
+    unsigned k = 0;
+    for (unsigned i = 0; i < st->npend; i++)
+      if (st->pend[i]->info.write)
+        st->pend[k++] = st->pend[i];
+    st->npend = k;
+  }
+  if (passes_memory && library) {
+    /* a function whose body is not visible receives the memory (a library's
+     * block reduction on a __shared__ TempStorage): it may hold a barrier,
+     * so nothing before the call is paired with anything after it */
+    st->npend = 0;
+    return smd_vunk(false);
+  }
+  const val *cg = cg_call(c, e);
+  if (cg)
+    return cg;
+  if (e->name && e->callee_in_prelude && pure_intrinsic(e->name)) {
+    if (e->nargs == 2 && (strstr(e->name, "min") || strstr(e->name, "max")))
+      return smd_vint(c,
+                      wl_lf_op(&c->lc, strstr(e->name, "min") ? WL_LOP_MIN : WL_LOP_MAX,
+                               smd_int_form(args[0]), smd_int_form(args[1])),
+                      uni);
+    return smd_vunk(uni);
+  }
+  /* traits::writeSums(), traits::isBackward() in a template: a function of
+   * the template's type arguments (its type depends on them), given the same
+   * arguments in every lane, gives the same answer in every lane */
+  const wl_expr *cx = e->callee_expr ? wl_expr_strip(e->callee_expr) : NULL;
+  bool dependent_static = (e->type & WL_T_DEPENDENT) && !e->callee_usr && !e->callee_is_method &&
+                          !(cx && cx->kind == WL_E_MEMBER);
+  return smd_vunk(uni && dependent_static);
+}
+
+/* Casting a shared pointer: the element type may change (SharedMemory<T>, float4 loads). */
+static const val *cast_ptr(ctx *c, const wl_expr *e, const val *p) {
+  const wl_expr *op = e->args[0];
+  const char *tag = NULL;
+  const wl_tu *tu = c->tu;
+  if (wl_tu_in_main(tu, e->range.begin) && wl_tu_in_main(tu, op->range.begin) && !e->macro &&
+      op->range.begin.offset > e->range.begin.offset && op->range.begin.offset <= tu->source_len) {
+    const char *s = tu->source + e->range.begin.offset;
+    size_t n = op->range.begin.offset - e->range.begin.offset;
+    const char *open = memchr(s, '<', n), *close = NULL;
+    if (open) {
+      close = memchr(open, '>', n - (size_t)(open - s));
+    } else if ((open = memchr(s, '(', n)) != NULL) {
+      close = memchr(open, ')', n - (size_t)(open - s));
+    }
+    if (open && close && close > open + 1) {
+      char *t = wl_arena_strndup(&c->ar, open + 1, (size_t)(close - open - 1));
+      tag = sme_norm_type(c, t, true);
+    }
+  }
+  if (tag && tag == p->tag)
+    return p;
+  if ((e->type & WL_T_DEPENDENT) && p->tag) {
+    /* (volatile T *)p in a template: T is the pointee's own type as far as
+     * can be seen (the load and store wrappers of legacy code) */
+    val *q = (val *)smd_vptr_with(c, p, p->f);
+    if (e->type & WL_T_VOLATILE)
+      q->vol = true;
+    return q;
+  }
+  long long z;
+  bool at_base = p->f && wl_lf_const_value(p->f, &z) && z == 0;
+  val *q = (val *)smd_vptr_with(c, p, at_base ? p->f : NULL);
+  q->tag = tag;
+  q->nshape = 0;
+  memset(q->shape, 0, sizeof q->shape);
+  q->field = NULL;
+  if (e->type & WL_T_VOLATILE)
+    q->vol = true;
+  return q;
+}
+
+/* A conversion to a narrower integer type (short ib = threadIdx.x): the value
+ * is kept when it fits in every lane (or its range is unbounded only through
+ * unknowns: sizes and iteration counts are taken to fit their types);
+ * otherwise it wraps, which a form can express only for an unsigned type
+ * (x & mask). A lane-dependent value that cannot be expressed is unknown and
+ * lane-dependent, never warp-uniform. */
+static const val *narrow(ctx *c, const wl_expr *e, const val *v) {
+  const wl_expr *from = e->args[0];
+  if (v->kind != V_INT || !smd_is_int_type(e->type) || !e->bytes || e->bytes >= 8 || !from->bytes ||
+      e->bytes >= from->bytes)
+    return v;
+  unsigned bits = 8 * e->bytes;
+  bool uns = (e->type & WL_T_UNSIGNED) != 0;
+  long long tlo = uns ? 0 : -(1LL << (bits - 1)),
+            thi = uns ? (1LL << bits) - 1 : (1LL << (bits - 1)) - 1;
+  bool fits = true;
+  for (unsigned l = 0; l < WL_LANES && fits; l++) {
+    long long lo, hi;
+    wl_lf_range(&c->lc, v->f, l, &lo, &hi);
+    fits = (lo >= tlo || lo <= -WL_INF) && (hi <= thi || hi >= WL_INF);
+  }
+  if (fits || wl_lf_uniform(v->f)) /* a uniform value wraps the same way in every lane */
+    return v;
+  return smd_vint(c, uns ? wl_lf_op(&c->lc, WL_LOP_AND, v->f, wl_lf_const(&c->lc, thi)) : NULL,
+                  false);
+}
+
+const val *sme_eval(ctx *c, state *st, const wl_expr *e) {
+  if (!e)
+    return smd_vunk(false);
+  if (e->has_ival && (smd_is_int_type(e->type) || e->kind == WL_E_INT || e->kind == WL_E_BOOL))
+    return smd_vint(c, wl_lf_const(&c->lc, e->ival), true);
+  switch (e->kind) {
+  case WL_E_INT:
+  case WL_E_BOOL: return smd_vint(c, wl_lf_const(&c->lc, e->ival), true);
+  case WL_E_FLOAT:
+  case WL_E_STRING:
+  case WL_E_SIZEOF: return smd_vunk(true);
+  case WL_E_REF: {
+    const wl_var *v = e->var;
+    if (!v) {
+      if (smd_is_int_type(e->type) && e->name && (e->type & WL_T_DEPENDENT)) {
+        /* a non-type template parameter: the instantiation's number, or host-chosen */
+        for (unsigned i = 0; c->tinst && c->fn == c->root && i < c->root->ntparams; i++)
+          if (c->tinst->known[i] && strcmp(c->root->tparams[i], e->name) == 0)
+            return smd_vint(c, wl_lf_const(&c->lc, c->tinst->vals[i]), true);
+        char *n = wl_arena_alloc(&c->ar, strlen(e->name) + 3);
+        snprintf(n, strlen(e->name) + 3, "%%T%s", e->name);
+        return smd_vint(c, smd_param_form(c, NULL, n, -WL_INF, WL_INF), true);
+      }
+      return smd_vunk(true);
+    }
+    addr a = sme_eval_addr(c, st, e);
+    const val *r = read_lvalue(c, st, e, a);
+    if (r)
+      return r;
+    return (v->type & WL_T_REFERENCE) ? smd_vunk(false) : smd_st_get(c, st, v);
+  }
+  case WL_E_MEMBER: {
+    const val *b = builtin_member(c, e);
+    if (b)
+      return b;
+    addr a = sme_eval_addr(c, st, e);
+    const val *r = read_lvalue(c, st, e, a);
+    if (r)
+      return r;
+    /* a field of a kernel parameter (or global) is warp-uniform */
+    const wl_expr *base = e->nargs == 1 ? wl_expr_strip(e->args[0]) : NULL;
+    if (base && base->kind == WL_E_REF && base->var && !e->arrow) {
+      const val *bv = smd_var_default(c, base->var);
+      if (!smd_st_lookup(st, base->var) && bv->uni && smd_is_int_type(e->type)) {
+        const char *n = join_field(c, base->var->name, e->name);
+        return smd_vint(c, smd_param_form(c, base->var, n, -WL_INF, WL_INF), true);
+      }
+      return smd_vunk(bv->uni && !smd_st_lookup(st, base->var));
+    }
+    return smd_vunk(false);
+  }
+  case WL_E_INDEX: {
+    addr a = sme_eval_addr(c, st, e);
+    const val *r = read_lvalue(c, st, e, a);
+    return r ? r : smd_vdata(c); /* a load of memory not analyzed */
+  }
+  case WL_E_UNARY: {
+    if (e->nargs != 1)
+      return smd_vunk(false);
+    switch (e->op) {
+    case WL_U_DEREF: {
+      addr a = sme_eval_addr(c, st, e);
+      const val *r = read_lvalue(c, st, e, a);
+      return r ? r : smd_vdata(c);
+    }
+    case WL_U_ADDROF: {
+      addr a = sme_eval_addr(c, st, e->args[0]);
+      return a.kind == A_SHARED ? a.p : smd_vunk(false);
+    }
+    case WL_U_PREINC:
+    case WL_U_PREDEC:
+    case WL_U_POSTINC:
+    case WL_U_POSTDEC: return incdec(c, st, e);
+    case WL_U_PLUS: return sme_eval(c, st, e->args[0]);
+    case WL_U_MINUS: {
+      const val *v = sme_eval(c, st, e->args[0]);
+      return smd_vint(c, wl_lf_scale(&c->lc, smd_int_form(v), -1), smd_val_uniform(v));
+    }
+    case WL_U_NOT: {
+      const val *v = sme_eval(c, st, e->args[0]);
+      return smd_vint(c, wl_lf_sub(&c->lc, wl_lf_const(&c->lc, -1), smd_int_form(v)),
+                      smd_val_uniform(v));
+    }
+    case WL_U_LNOT: {
+      const val *v = sme_eval(c, st, e->args[0]);
+      return smd_vcond(c, smd_cond_not(c, smd_cond_of(c, v)));
+    }
+    default: (void)sme_eval(c, st, e->args[0]); return smd_vunk(false);
+    }
+  }
+  case WL_E_BINARY: {
+    if (e->nargs != 2)
+      return smd_vunk(false);
+    if (wl_binop_is_assign(e->op))
+      return assign(c, st, e);
+    switch (e->op) {
+    case WL_B_LAND:
+    case WL_B_LOR: {
+      const cond *ka = smd_cond_of(c, sme_eval(c, st, e->args[0]));
+      bool land = e->op == WL_B_LAND;
+      if (smd_cond_definite(ka) == (land ? 0 : 1))
+        return smd_vcond(c, ka);
+      const cond *kb =
+          smd_cond_of(c, eval_guarded(c, st, e->args[1], land ? ka : smd_cond_not(c, ka)));
+      return smd_vcond(c, land ? smd_cond_and(c, ka, kb) : smd_cond_or(c, ka, kb));
+    }
+    case WL_B_COMMA: (void)sme_eval(c, st, e->args[0]); return sme_eval(c, st, e->args[1]);
+    case WL_B_LT:
+    case WL_B_GT:
+    case WL_B_LE:
+    case WL_B_GE:
+    case WL_B_EQ:
+    case WL_B_NE: {
+      const val *a = sme_eval(c, st, e->args[0]);
+      const val *b = sme_eval(c, st, e->args[1]);
+      return sme_compare(c, e->op, a, b);
+    }
+    case WL_B_PTRMEM: (void)sme_eval(c, st, e->args[0]); return smd_vunk(false);
+    default: {
+      const val *a = sme_eval(c, st, e->args[0]);
+      const val *b = sme_eval(c, st, e->args[1]);
+      return arith(c, e->op, a, b, e);
+    }
+    }
+  }
+  case WL_E_COND: {
+    const cond *k = smd_cond_of(c, sme_eval(c, st, e->args[0]));
+    int d = smd_cond_definite(k);
+    if (d == 1)
+      return sme_eval(c, st, e->args[1]);
+    if (d == 0)
+      return sme_eval(c, st, e->args[2]);
+    const val *a = eval_guarded(c, st, e->args[1], k);
+    const val *b = eval_guarded(c, st, e->args[2], smd_cond_not(c, k));
+    return smd_join_vals(c, a, b, k);
+  }
+  case WL_E_CAST: {
+    if (e->nargs != 1)
+      return smd_vunk(false);
+    const val *v = sme_eval(c, st, e->args[0]);
+    if (v->kind == V_PTR && (e->type & WL_T_POINTER))
+      return cast_ptr(c, e, v);
+    if (e->type & WL_T_FLOATING)
+      return smd_vunk(smd_val_uniform(v));
+    return narrow(c, e, v);
+  }
+  case WL_E_CALL: return eval_call(c, st, e);
+  default: {
+    bool uni = true;
+    for (unsigned i = 0; i < e->nargs; i++)
+      uni = smd_val_uniform(sme_eval(c, st, e->args[i])) && uni;
+    return smd_vunk(uni && e->kind != WL_E_OTHER);
+  }
+  }
+}

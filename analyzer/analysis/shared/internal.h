@@ -1,0 +1,257 @@
+/* shared/internal.h - the types of the shared-memory analysis (shared.h)
+ * that its files share, its budgets, and what each file exports to the
+ * others: domain.c (smd_), races.c (smr_), eval.c (sme_), exec.c (smx_),
+ * roots.c and api.c (sma_). Nothing outside analysis/shared/ includes it. */
+#ifndef WARPLINT_SHARED_INTERNAL_H
+#define WARPLINT_SHARED_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "affine.h"
+#include "buf.h"
+#include "shared.h"
+
+#define MAX_UNROLL 64         /* iterations of a loop with a constant trip count */
+#define MAX_CALL_DEPTH 8      /* inlined calls */
+#define MAX_LOOP_NEST 64      /* loop and switch frames */
+#define STEP_BUDGET 150000    /* statements executed per analyzed function */
+#define UNROLL_BUDGET 20000   /* statements one unrolling attempt may take */
+#define PAIR_BUDGET 8000000UL /* lane pairs examined per analyzed function */
+#define MAX_PENDING 512       /* accesses remembered since the last barrier on a path */
+
+struct wl_smem {
+  wl_smem_race *races;
+  size_t nraces, capraces;
+  wl_smem_access *accs;
+  size_t naccs, capaccs;
+  size_t *slots; /* open addressing over accs: index + 1, 0 = empty */
+  size_t nslots;
+  size_t *rslots; /* open addressing over races by pair of expressions */
+  size_t nrslots, nrused;
+  bool incomplete;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Values, conditions, guards, accesses                                     */
+
+typedef enum vkind { V_UNK, V_INT, V_PTR, V_COND } vkind;
+
+typedef enum ckind { C_TRUE, C_FALSE, C_UNK, C_CMP, C_AND, C_OR } ckind;
+
+typedef struct cond cond;
+struct cond {
+  ckind kind;
+  wl_cop op; /* C_CMP: f op 0 */
+  const wl_lform *f;
+  const cond *a, *b;
+  bool uni; /* the same truth in every lane */
+};
+
+typedef struct val {
+  vkind kind;
+  bool uni;          /* V_UNK: known warp-uniform */
+  const wl_lform *f; /* V_INT: value; V_PTR: element offset (NULL: unknown); V_COND: 0/1 */
+  const cond *c;     /* V_COND */
+  /* V_PTR: a pointer into shared memory, or (as an address) an lvalue there */
+  const wl_var *root; /* the __shared__ variable, or the parameter (space) */
+  wl_mem_space space;
+  bool dyn;          /* dynamic shared memory (every extern __shared__ array) */
+  const char *tag;   /* element type the offset counts in */
+  const char *field; /* member path for accesses of struct members */
+  bool field_scalar; /* field is a scalar member: the offset still counts whole structs */
+  unsigned shape[4]; /* extents of the pointee (of the object, for an address) */
+  unsigned nshape;
+  bool vol;
+  /* in a kernel with 2-D or 3-D blocks: the value as a polynomial in
+   * threadIdx.x/y/z and blockDim.x/y (see poly below), NULL if it is not one */
+  const struct poly *poly;
+  /* V_UNK, not uniform: a value read from memory (or computed from one and
+   * warp-uniform numbers) that may differ between lanes in ways not known; the
+   * val itself is its identity (one lane's value of it is the same wherever
+   * this val flows), see data_pair */
+  bool data;
+  /* V_UNK: computed from the lane's own identity (threadIdx.x << 27 | count):
+   * the value differs between lanes */
+  bool vary;
+  /* V_PTR with f == NULL: the element is dbase + (the value dkey, data) */
+  const struct val *dkey;
+  const wl_lform *dbase;
+} val;
+
+typedef struct guard guard;
+typedef struct reach reach;
+struct guard {
+  const cond *c;
+  const guard *next;
+  unsigned depth;
+  bool unk; /* some condition here depends on the lane in a way not known (see smr_check_pair) */
+  reach *r; /* lanes that get here, once computed */
+};
+
+/* Which iteration of which enclosing loops an access happened in. */
+typedef struct iteration iteration;
+struct iteration {
+  const wl_stmt *loop;
+  unsigned index;
+  const iteration *parent;
+};
+
+/* The lanes that get past a guard's conditions. */
+struct reach {
+  unsigned char lane[WL_LANES]; /* 0: never gets here, 1: does, 2: when cons[l] hold */
+  wl_lcons *cons[WL_LANES];
+  unsigned ncons[WL_LANES];
+};
+
+typedef struct acc {
+  wl_smem_access info;
+  bool dyn;
+  const char *tag, *field; /* interned: compared by pointer */
+  bool field_scalar;       /* val.field_scalar */
+  const wl_lform *off;     /* element, NULL when unknown */
+  const wl_lform *wval;    /* value stored (writes), NULL when unknown */
+  bool wvary;      /* the value stored may differ between lanes (val.vary or .data, or wval) */
+  const val *dkey; /* off == NULL: the element is dbase + this value (val.dkey) */
+  const wl_lform *dbase;
+  const guard *g;
+  const wl_expr *call;
+  const iteration *iter;
+  unsigned seq;
+  struct by_value *by_value; /* the constant part of off, lanes by value; once needed */
+} acc;
+
+typedef struct by_value {
+  long long v[WL_LANES];
+  unsigned char lane[WL_LANES];
+} by_value;
+
+typedef struct binding {
+  const wl_var *var;
+  const val *v;
+} binding;
+
+typedef struct state {
+  bool live;
+  binding *env;
+  unsigned nenv, capenv;
+  acc **pend; /* sorted by seq */
+  unsigned npend, cappend;
+  const guard *g;
+} state;
+
+typedef struct frame {
+  bool is_switch;
+  bool has_brk, has_cont;
+  state brk, cont;
+} frame;
+
+typedef struct fnframe {
+  const wl_func *f;
+  bool has_ret;
+  state ret;
+  const val *retv;
+} fnframe;
+
+typedef struct ctx {
+  wl_smem *sm;
+  const wl_tu *tu;
+  wl_arena ar;
+  wl_lctx lc;
+  const wl_func *root;
+  bool root_params_uniform;
+  bool multi_dim;        /* the root (or a function it calls) uses threadIdx.y or .z */
+  wl_vec tid_params;     /* integer parameters of an uncalled root taken as thread indices */
+  wl_vec array_params;   /* pointer parameters of the root used as arrays (p[i], p + i) */
+  const wl_tinst *tinst; /* the root's template arguments, when one instantiation is analyzed */
+  wl_vec data_params;    /* (parameter, its val.data value) pairs of an uncalled root */
+  const wl_func *fn;
+  const wl_stmt *stmt;
+  const wl_expr *root_call;
+  const iteration *iter;
+  bool record;
+  unsigned seq;
+  unsigned long steps, step_limit, pairs;
+  bool exhausted;
+  frame *loops[MAX_LOOP_NEST];
+  unsigned nloops;
+  fnframe *fns[MAX_CALL_DEPTH + 1];
+  unsigned nfns;
+  wl_vec strings; /* interned element types and member paths */
+} ctx;
+
+typedef enum akind { A_NONE, A_SHARED, A_LOCAL } akind;
+typedef struct addr {
+  akind kind;
+  const val *p;      /* A_SHARED: the object's address; shape = the object's extents */
+  const wl_var *var; /* A_LOCAL */
+} addr;
+
+/* domain.c */
+const char *smd_intern(ctx *c, const char *s);
+val *smd_new_val(ctx *c, vkind k);
+const val *smd_vunk(bool uni);
+/* The unknown condition (the same in every lane when uni), and the true one. */
+const cond *smd_cond_unk(bool uni);
+const cond *smd_cond_true(void);
+const val *smd_vdata(ctx *c);
+const val *smd_vvary(ctx *c);
+const val *smd_vint(ctx *c, const wl_lform *f, bool uni_if_unknown);
+const val *smd_vptr_with(ctx *c, const val *p, const wl_lform *off);
+bool smd_val_uniform(const val *v);
+const wl_lform *smd_int_form(const val *v);
+unsigned long long smd_shape_prod(const unsigned *s, unsigned n);
+bool smd_cond_lanes(const cond *k, bool out[WL_LANES]);
+int smd_cond_definite(const cond *k);
+const cond *smd_cond_cmp(ctx *c, const wl_lform *f, wl_cop op);
+const cond *smd_cond_and(ctx *c, const cond *a, const cond *b);
+const cond *smd_cond_or(ctx *c, const cond *a, const cond *b);
+const cond *smd_cond_not(ctx *c, const cond *k);
+const val *smd_vcond(ctx *c, const cond *k);
+const cond *smd_cond_of(ctx *c, const val *v);
+const guard *smd_guard_push(ctx *c, const guard *g, const cond *k);
+void smd_st_init(state *s);
+void smd_st_free(state *s);
+void smd_st_copy(state *dst, const state *src);
+void smd_st_move(state *dst, state *src);
+const val *smd_st_lookup(const state *s, const wl_var *v);
+void smd_st_set(state *s, const wl_var *v, const val *x);
+void smd_st_push_pend(ctx *c, state *s, acc *a);
+void smd_pend_union(state *dst, const state *src);
+const wl_lform *smd_sym_form(ctx *c, const char *name, long long lo, long long hi);
+const wl_lform *smd_param_form(ctx *c, const void *key, const char *name, long long lo,
+                               long long hi);
+unsigned smd_warps_sym(ctx *c);
+const wl_lform *smd_thread_x(ctx *c);
+bool smd_is_int_type(unsigned t);
+const val *smd_param_storage(ctx *c, const wl_var *v);
+const val *smd_var_default(ctx *c, const wl_var *v);
+const val *smd_st_get(ctx *c, const state *s, const wl_var *v);
+const val *smd_join_vals(ctx *c, const val *a, const val *b, const cond *k);
+void smd_join_states(ctx *c, state *out, const state *a, const state *b, const cond *k);
+void smd_join_into(ctx *c, state *into, const state *from);
+
+/* races.c */
+bool smr_guard_reachable(ctx *c, const guard *g);
+void smr_check_pair(ctx *c, acc *a, acc *b, bool branches);
+void smr_record_access(ctx *c, state *st, const wl_expr *e, const val *p, bool write,
+                       const val *stored);
+
+/* eval.c */
+const char *sme_norm_type(ctx *c, const char *s, bool strip_pointer);
+const val *sme_ptr_add(ctx *c, const val *p, const wl_lform *k, long long sign);
+bool sme_is_builtin_obj(const wl_expr *b, const char *name);
+addr sme_eval_addr(ctx *c, state *st, const wl_expr *e);
+const val *sme_compare(ctx *c, int op, const val *a, const val *b);
+const wl_func *sme_lambda_of(const wl_expr *e);
+const val *sme_eval(ctx *c, state *st, const wl_expr *e);
+
+/* exec.c */
+bool smx_step(ctx *c);
+void smx_exec_stmt(ctx *c, state *st, const wl_stmt *s);
+
+/* api.c */
+size_t sma_hash_ptr(const void *p, bool w);
+void sma_note_access(wl_smem *sm, const wl_smem_access *a);
+
+#endif

@@ -1,0 +1,425 @@
+/* shared/races.c - the race checker: the lanes that reach an access, pairs of accesses of two
+ * lanes, recording races (see shared.h and internal.h). */
+#include "internal.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* Races                                                                    */
+
+/* Guard constraints of an access at a lane; false when the lane cannot get there. */
+typedef struct consbuf {
+  wl_lcons *v;
+  unsigned n, cap;
+} consbuf;
+
+static void cb_push(consbuf *b, const wl_lcons *x) {
+  if (b->n == b->cap) {
+    b->cap = b->cap ? b->cap * 2 : 8;
+    b->v = wl_xrealloc(b->v, b->cap * sizeof *b->v);
+  }
+  b->v[b->n++] = *x;
+}
+
+static bool inst_cond(ctx *c, const cond *k, unsigned lane, consbuf *out) {
+  switch (k->kind) {
+  case C_TRUE:
+  case C_UNK: return true;
+  case C_FALSE: return false;
+  case C_CMP: {
+    wl_lcons x;
+    wl_lin_at(k->f, lane, &x.lin);
+    x.op = k->op;
+    if (!x.lin.ok)
+      return true;
+    if (x.lin.n == 0) {
+      long long v = x.lin.c;
+      return k->op == WL_C_EQ ? v == 0 : k->op == WL_C_NE ? v != 0 : v <= 0;
+    }
+    cb_push(out, &x);
+    return true;
+  }
+  case C_AND: return inst_cond(c, k->a, lane, out) && inst_cond(c, k->b, lane, out);
+  case C_OR: {
+    consbuf ta = {0}, tb = {0};
+    bool ra = inst_cond(c, k->a, lane, &ta), rb = inst_cond(c, k->b, lane, &tb);
+    if (ra && ta.n && !wl_lcons_feasible(&c->lc, ta.v, ta.n))
+      ra = false;
+    if (rb && tb.n && !wl_lcons_feasible(&c->lc, tb.v, tb.n))
+      rb = false;
+    const consbuf *keep = ra && !rb ? &ta : rb && !ra ? &tb : NULL;
+    if (keep)
+      for (unsigned i = 0; i < keep->n; i++)
+        cb_push(out, &keep->v[i]);
+    free(ta.v);
+    free(tb.v);
+    return ra || rb;
+  }
+  }
+  return true;
+}
+
+/* The lanes that get past every condition of a guard (cached on the guard). */
+static const reach *lanes_of(ctx *c, const guard *g) {
+  static const reach all = {{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                             1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+                            {0},
+                            {0}};
+  if (!g)
+    return &all;
+  if (g->r)
+    return g->r;
+  reach *r = wl_arena_alloc(&c->ar, sizeof *r);
+  consbuf b = {0};
+  for (unsigned l = 0; l < WL_LANES; l++) {
+    b.n = 0;
+    bool ok = true;
+    for (const guard *x = g; x && ok; x = x->next)
+      ok = inst_cond(c, x->c, l, &b);
+    if (ok && b.n && !wl_lcons_feasible(&c->lc, b.v, b.n))
+      ok = false;
+    r->lane[l] = !ok ? 0 : b.n ? 2 : 1;
+    if (ok && b.n) {
+      r->cons[l] = wl_arena_alloc(&c->ar, b.n * sizeof *b.v);
+      memcpy(r->cons[l], b.v, b.n * sizeof *b.v);
+      r->ncons[l] = b.n;
+    }
+  }
+  free(b.v);
+  ((guard *)g)->r = r;
+  return r;
+}
+
+/* Whether some lane can get past a guard's conditions. */
+bool smr_guard_reachable(ctx *c, const guard *g) {
+  if (!g)
+    return true;
+  const reach *r = lanes_of(c, g);
+  for (unsigned l = 0; l < WL_LANES; l++) {
+    if (r->lane[l] == 1)
+      return true;
+    if (r->lane[l] == 2 && wl_lcons_feasible(&c->lc, r->cons[l], r->ncons[l]))
+      return true;
+  }
+  return false;
+}
+
+static bool same_storage(const acc *a, const acc *b) {
+  if (a->dyn != b->dyn || (!a->dyn && a->info.storage != b->info.storage))
+    return false;
+  /* a whole struct and a scalar member of it (sums[i] and sums[j].x, as a
+   * float3 operator+= inlined touches them) overlap at the same element */
+  bool fields =
+      a->field == b->field || (!a->field && b->field_scalar) || (!b->field && a->field_scalar);
+  return a->tag && a->tag == b->tag && fields;
+}
+
+/* Races found, by unordered pair of expressions (slots hold index + 1; entries
+ * at or beyond nraces are stale after an abandoned unrolling). */
+static size_t pair_hash(const wl_expr *x, const wl_expr *y) {
+  return sma_hash_ptr(x, false) + sma_hash_ptr(y, false); /* symmetric */
+}
+
+static bool race_known(const wl_smem *sm, const wl_expr *x, const wl_expr *y) {
+  if (!sm->nrslots)
+    return false;
+  for (size_t i = pair_hash(x, y) & (sm->nrslots - 1);; i = (i + 1) & (sm->nrslots - 1)) {
+    size_t k = sm->rslots[i];
+    if (!k)
+      return false;
+    if (k - 1 >= sm->nraces)
+      continue;
+    const wl_smem_race *r = &sm->races[k - 1];
+    if ((r->first.expr == x && r->second.expr == y) || (r->first.expr == y && r->second.expr == x))
+      return true;
+  }
+}
+
+static void race_slot(wl_smem *sm, size_t idx) {
+  const wl_smem_race *r = &sm->races[idx];
+  size_t i = pair_hash(r->first.expr, r->second.expr) & (sm->nrslots - 1);
+  while (sm->rslots[i])
+    i = (i + 1) & (sm->nrslots - 1);
+  sm->rslots[i] = idx + 1;
+  sm->nrused++;
+}
+
+static void add_race(ctx *c, const acc *a, const acc *b, int la, int lb, bool branches) {
+  wl_smem *sm = c->sm;
+  if (sm->nraces == sm->capraces) {
+    sm->capraces = sm->capraces ? sm->capraces * 2 : 16;
+    sm->races = wl_xrealloc(sm->races, sm->capraces * sizeof *sm->races);
+  }
+  wl_smem_race *r = &sm->races[sm->nraces++];
+  memset(r, 0, sizeof *r);
+  r->first = a->info;
+  r->second = b->info;
+  r->lane_first = la;
+  r->lane_second = lb;
+  if (b->off) {
+    wl_lin o;
+    wl_lin_at(b->off, (unsigned)lb, &o);
+    r->element_known = o.ok && o.n == 0;
+    r->element = o.c;
+  }
+  r->data_index = !b->off;
+  for (const iteration *x = a->iter; x && a != b && !branches; x = x->parent)
+    for (const iteration *y = b->iter; y; y = y->parent)
+      if (x->loop == y->loop && x->index != y->index)
+        r->loop_carried = true;
+  r->concurrent_branches = branches;
+  r->root = c->root;
+  r->call = b->call;
+  if ((sm->nrused + 1) * 2 > sm->nrslots) {
+    free(sm->rslots);
+    sm->nrslots = sm->nrslots ? sm->nrslots * 2 : 64;
+    sm->rslots = wl_xcalloc(sm->nrslots, sizeof *sm->rslots);
+    sm->nrused = 0;
+    for (size_t i = 0; i < sm->nraces; i++)
+      race_slot(sm, i);
+  } else {
+    race_slot(sm, sm->nraces - 1);
+  }
+}
+
+static const by_value *by_value_of(ctx *c, acc *a) {
+  if (a->by_value)
+    return a->by_value;
+  by_value *s = wl_arena_alloc(&c->ar, sizeof *s);
+  for (unsigned l = 0; l < WL_LANES; l++) { /* insertion sort, stable: lanes ascending */
+    long long v = a->off->t[0].k[l];
+    unsigned i = l;
+    while (i > 0 && s->v[i - 1] > v) {
+      s->v[i] = s->v[i - 1];
+      s->lane[i] = s->lane[i - 1];
+      i--;
+    }
+    s->v[i] = v;
+    s->lane[i] = (unsigned char)l;
+  }
+  return a->by_value = s;
+}
+
+/* Whether lanes la (doing a) and lb (doing b) can both get there and meet;
+ * diff: the difference of the two elements when it is not a number. */
+static bool lanes_meet(ctx *c, const reach *ra, unsigned la, const reach *rb, unsigned lb,
+                       const wl_lcons *diff, const wl_lcons *extra, unsigned nextra) {
+  if (!diff && ra->lane[la] == 1 && rb->lane[lb] == 1)
+    return true;
+  wl_lcons buf[64];
+  unsigned n = 0;
+  if (diff)
+    buf[n++] = *diff;
+  for (unsigned i = 0; i < nextra && n < 64; i++)
+    buf[n++] = extra[i];
+  for (unsigned i = 0; i < ra->ncons[la] && n < 64; i++)
+    buf[n++] = ra->cons[la][i];
+  for (unsigned i = 0; i < rb->ncons[lb] && n < 64; i++)
+    buf[n++] = rb->cons[lb][i];
+  return wl_lcons_feasible(&c->lc, buf, n);
+}
+
+/* `s != 0` for each symbol that multiplies the lane in f (its coefficient
+ * differs between lanes): a warp-uniform unknown factor of the lane is taken
+ * to be non-zero (offset * (tid + 1) does not put every lane on one element). */
+static unsigned lane_factors(const wl_lform *f, wl_lcons *out, unsigned n, unsigned max) {
+  for (unsigned i = 1; i < f->n && n < max; i++) {
+    bool varies = false;
+    for (unsigned l = 1; l < WL_LANES && !varies; l++)
+      varies = f->t[i].k[l] != f->t[i].k[0];
+    bool dup = false;
+    for (unsigned j = 0; j < n && !dup; j++)
+      dup = out[j].lin.sym[0] == f->t[i].sym;
+    if (!varies || dup)
+      continue;
+    memset(&out[n], 0, sizeof out[n]);
+    out[n].lin.ok = true;
+    out[n].lin.n = 1;
+    out[n].lin.sym[0] = f->t[i].sym;
+    out[n].lin.k[0] = 1;
+    out[n].op = WL_C_NE;
+    n++;
+  }
+  return n;
+}
+
+/* Whether lane la storing through a and lane lb storing through b (both
+ * writes, to one element) may leave different values: only when both stored
+ * values have lane forms whose difference between the two lanes is not
+ * identically zero (s[0] = threadIdx.x). An unknown value (a call's result
+ * such as cg::reduce, a shuffle, a load, a float) is taken to be the same in
+ * every lane: all lanes writing one element with it is not reported. Pairs
+ * that are not both writes are always candidates. */
+static bool stores_may_differ(const acc *a, const acc *b, unsigned la, unsigned lb) {
+  if (!a->info.write || !b->info.write)
+    return true;
+  if (!a->wval || !b->wval)
+    return false;
+  wl_lin va, vb, d;
+  wl_lin_at(a->wval, la, &va);
+  wl_lin_at(b->wval, lb, &vb);
+  wl_lin_sub(&va, &vb, &d);
+  return d.ok && (d.n != 0 || d.c != 0);
+}
+
+/* a happened before b (or a == b: b executed by two lanes); records a race when
+ * two different lanes may touch one element through them.
+ *
+ * Quiet assumptions (rules/missing-syncwarp.md, Limitations): a pair is not
+ * reported when both accesses are reached only past conditions that depend
+ * on the lane in a way the analysis cannot evaluate (the race would need two
+ * particular lanes to pass them), when the two elements meet only for some
+ * value of a host-chosen number (a kernel or template argument: sizes and
+ * pitches are taken to keep the lanes of a warp apart), or only when a
+ * warp-uniform factor of the lane is zero. */
+/* The lock-smx_step tricks with elements chosen by data (the tagged histograms of
+ * the pre-Volta samples): lane a stores a value that may differ between lanes
+ * (its tag, a value read from memory; not a number or a call's result such as
+ * a warp reduction's) to p[d], d a value read from memory, and b then reads p[d] back
+ * with the same d; two lanes of a warp may have the same d, and nothing
+ * orders one lane's store before the other's read. Only that write-then-read
+ * shape is reported: two lanes merely storing through data-chosen elements
+ * may be a scatter to distinct places (a permutation), which is fine. */
+static void data_pair(ctx *c, acc *a, acc *b, bool branches) {
+  if (branches) /* the re-read follows the store on the lane's own path */
+    return;
+  if (!a->info.write || b->info.write || !a->wvary || a->dkey != b->dkey || !same_storage(a, b))
+    return;
+  if (!a->dbase || !b->dbase || !wl_lf_uniform(a->dbase) || !wl_lf_equal(a->dbase, b->dbase))
+    return;
+  if (race_known(c->sm, a->info.expr, b->info.expr))
+    return;
+  const reach *ra = lanes_of(c, a->g), *rb = lanes_of(c, b->g);
+  for (unsigned la = 0; la < WL_LANES; la++)
+    for (unsigned lb = 0; lb < WL_LANES; lb++)
+      if (la != lb && ra->lane[la] && rb->lane[lb] &&
+          lanes_meet(c, ra, la, rb, lb, NULL, NULL, 0)) {
+        add_race(c, a, b, (int)la, (int)lb, branches);
+        return;
+      }
+}
+
+void smr_check_pair(ctx *c, acc *a, acc *b, bool branches) {
+  if (!a->info.write && !b->info.write)
+    return;
+  if (!a->off && !b->off && a->dkey && b->dkey) {
+    data_pair(c, a, b, branches);
+    return;
+  }
+  if (!a->off || !b->off || !same_storage(a, b))
+    return;
+  if (a->g && a->g->unk && b->g && b->g->unk)
+    return;
+  if (race_known(c->sm, a->info.expr, b->info.expr))
+    return;
+  if (a->info.write && b->info.write &&
+      (!a->wval || !b->wval || (wl_lf_uniform(a->wval) && wl_lf_equal(a->wval, b->wval))))
+    return; /* every lane stores the same value, or one not known to differ (stores_may_differ) */
+  const reach *ra = lanes_of(c, a->g), *rb = lanes_of(c, b->g);
+  if (wl_lf_same_symbolic(a->off, b->off)) {
+    /* the elements differ by a number: merge the lanes sorted by element */
+    const by_value *sa = by_value_of(c, a), *sb = by_value_of(c, b);
+    unsigned i = 0, j = 0;
+    while (i < WL_LANES && j < WL_LANES) {
+      if (sa->v[i] < sb->v[j]) {
+        i++;
+      } else if (sa->v[i] > sb->v[j]) {
+        j++;
+      } else {
+        unsigned i2 = i, j2 = j;
+        while (i2 < WL_LANES && sa->v[i2] == sa->v[i])
+          i2++;
+        while (j2 < WL_LANES && sb->v[j2] == sb->v[j])
+          j2++;
+        for (unsigned y = j; y < j2; y++)
+          for (unsigned x = i; x < i2; x++) {
+            unsigned la = sa->lane[x], lb = sb->lane[y];
+            if (la == lb || !ra->lane[la] || !rb->lane[lb] || !stores_may_differ(a, b, la, lb))
+              continue;
+            if (++c->pairs > PAIR_BUDGET) {
+              c->exhausted = true;
+              return;
+            }
+            if (lanes_meet(c, ra, la, rb, lb, NULL, NULL, 0)) {
+              add_race(c, a, b, (int)la, (int)lb, branches);
+              return;
+            }
+          }
+        i = i2;
+        j = j2;
+      }
+    }
+    return;
+  }
+  wl_lcons nz[2 * WL_LIN_MAX];
+  unsigned nnz = lane_factors(a->off, nz, 0, 2 * WL_LIN_MAX);
+  nnz = lane_factors(b->off, nz, nnz, 2 * WL_LIN_MAX);
+  for (unsigned lb = 0; lb < WL_LANES; lb++) {
+    if (!rb->lane[lb])
+      continue;
+    wl_lin ob;
+    wl_lin_at(b->off, lb, &ob);
+    for (unsigned la = 0; la < WL_LANES; la++) {
+      if (la == lb || !ra->lane[la] || !stores_may_differ(a, b, la, lb))
+        continue;
+      if (++c->pairs > PAIR_BUDGET) {
+        c->exhausted = true;
+        return;
+      }
+      wl_lin oa;
+      wl_lcons d;
+      wl_lin_at(a->off, la, &oa);
+      wl_lin_sub(&oa, &ob, &d.lin);
+      d.op = WL_C_EQ;
+      if (!d.lin.ok || (d.lin.n == 0 && d.lin.c != 0) || wl_lin_has_param(&c->lc, &d.lin))
+        continue;
+      if (lanes_meet(c, ra, la, rb, lb, d.lin.n ? &d : NULL, nz, nnz)) {
+        add_race(c, a, b, (int)la, (int)lb, branches);
+        return;
+      }
+    }
+  }
+}
+
+void smr_record_access(ctx *c, state *st, const wl_expr *e, const val *p, bool write,
+                       const val *stored) {
+  if (!c->record || !st->live)
+    return;
+  /* memory of unknown space at an element that is the same in every lane
+   * (val[0], val[1]): as likely each thread's own array as shared; only
+   * elements chosen by the lane make it shared between the lanes */
+  if (p->space == WL_MEM_UNKNOWN && (p->f ? wl_lf_uniform(p->f) : !p->dkey))
+    return;
+  acc *a = wl_arena_alloc(&c->ar, sizeof *a);
+  a->info.expr = e;
+  a->info.stmt = c->stmt;
+  a->info.func = c->fn;
+  a->info.storage = p->root;
+  a->info.space = p->space;
+  a->info.write = write;
+  a->info.is_volatile = p->vol || (e->type & WL_T_VOLATILE);
+  a->info.index_known = p->f != NULL;
+  a->dyn = p->dyn;
+  a->tag = p->tag;
+  a->field = p->field;
+  a->field_scalar = p->field && p->field_scalar;
+  a->off = p->f;
+  a->wval = write && stored ? smd_int_form(stored) : NULL;
+  a->wvary =
+      write && stored && (stored->vary || stored->data || (a->wval && !wl_lf_uniform(a->wval)));
+  a->dkey = p->f ? NULL : p->dkey;
+  a->dbase = p->dbase;
+  a->g = st->g;
+  a->call = c->root_call;
+  a->iter = c->iter;
+  a->seq = c->seq++;
+  sma_note_access(c->sm, &a->info);
+  if (write)
+    smr_check_pair(c, a, a, false);
+  for (unsigned i = 0; i < st->npend; i++)
+    smr_check_pair(c, st->pend[i], a, false);
+  smd_st_push_pend(c, st, a);
+}

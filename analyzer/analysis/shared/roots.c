@@ -1,0 +1,232 @@
+/* shared/roots.c - root discovery: which functions are analyzed and under which assumptions;
+ * wl_smem_build (see shared.h and internal.h). */
+#include "internal.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------ */
+/* Entry points                                                             */
+
+static bool mark_called(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  const wl_tu *tu = ((const void **)ud)[0];
+  bool *called = ((void **)ud)[1];
+  if (e->kind == WL_E_CALL && e->callee)
+    for (unsigned i = 0; i < tu->nfuncs; i++)
+      if (tu->funcs[i] == e->callee)
+        called[i] = true;
+  return true;
+}
+
+/* Whether f, or a function it calls, uses threadIdx.y / .z (or the y / z of
+ * a cooperative group's thread_index()): a 2-D or 3-D block, whose warps
+ * may span several rows. */
+typedef struct dim_scan {
+  wl_vec funcs; /* found so far, scanned in order */
+  bool found;
+} dim_scan;
+
+static void dim_add(dim_scan *d, const wl_func *f) {
+  if (!f || !f->body)
+    return;
+  for (size_t i = 0; i < d->funcs.n; i++)
+    if (d->funcs.v[i] == f)
+      return;
+  wl_vec_push(&d->funcs, (void *)f);
+}
+
+static bool dim_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  dim_scan *d = ud;
+  if (e->kind == WL_E_MEMBER && e->nargs == 1 && e->name &&
+      (strcmp(e->name, "y") == 0 || strcmp(e->name, "z") == 0) &&
+      (sme_is_builtin_obj(e->args[0], "threadIdx") ||
+       wl_expr_is_call(wl_expr_strip(e->args[0]), "thread_index")))
+    d->found = true;
+  if (e->kind == WL_E_CALL)
+    dim_add(d, e->callee ? e->callee : sme_lambda_of(e));
+  return !d->found;
+}
+
+static bool uses_multi_dim(const wl_func *f) {
+  dim_scan d;
+  memset(&d, 0, sizeof d);
+  dim_add(&d, f);
+  wl_visitor v = {NULL, dim_expr, &d, true};
+  for (size_t i = 0; i < d.funcs.n && !d.found; i++)
+    wl_walk_stmt(((const wl_func *)d.funcs.v[i])->body, &v);
+  wl_vec_free(&d.funcs);
+  return d.found;
+}
+
+/* The legacy conventions an uncalled device function's body states (see
+ * rules/missing-syncwarp.md): a pointer parameter indexed as p[i] (or moved by
+ * p + i, or handed on to a function of the file) is an array; an integer parameter i used as an
+ * index both alone (p[i]) and moved (p[i + k], p[i - k]) is the calling thread's index in the
+ * block, as in warpReduce(volatile T *sdata, int tid) or scan_warp(T *p, int
+ * idx), with whole warps calling (its own conditions, such as tid < 32, then
+ * choose the lanes). */
+typedef struct param_scan {
+  const wl_func *f;
+  unsigned char *plain, *moved, *array;
+} param_scan;
+
+static int param_of(const param_scan *ps, const wl_expr *e) {
+  e = wl_expr_strip(e);
+  if (!e || e->kind != WL_E_REF || !e->var)
+    return -1;
+  for (unsigned i = 0; i < ps->f->nparams; i++)
+    if (ps->f->params[i] == e->var)
+      return (int)i;
+  return -1;
+}
+
+/* i + k, i - k, (i + 1) % 32, i ^ 1: the parameters an index moves */
+static void mark_mentioned(param_scan *ps, const wl_expr *e, unsigned depth) {
+  if (!e || depth > 6)
+    return;
+  int i = param_of(ps, e);
+  if (i >= 0) {
+    ps->moved[i] = 1;
+    return;
+  }
+  if (e->kind == WL_E_CALL || e->kind == WL_E_INDEX)
+    return;
+  for (unsigned k = 0; k < e->nargs; k++)
+    mark_mentioned(ps, e->args[k], depth + 1);
+}
+
+static bool scan_params_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  param_scan *ps = ud;
+  if (e->kind == WL_E_INDEX && e->nargs == 2) {
+    int b = param_of(ps, e->args[0]);
+    if (b >= 0)
+      ps->array[b] = 1;
+    const wl_expr *ix = wl_expr_strip(e->args[1]);
+    int i = param_of(ps, ix);
+    if (i >= 0)
+      ps->plain[i] = 1;
+    if (ix && i < 0)
+      mark_mentioned(ps, ix, 0);
+  }
+  if (e->kind == WL_E_CALL && e->callee && e->callee->body)
+    for (unsigned k = 0; k < e->nargs; k++) { /* handed on to a function of the file */
+      int b = param_of(ps, e->args[k]);
+      if (b >= 0 && (e->args[k]->type & WL_T_POINTER))
+        ps->array[b] = 1;
+    }
+  if (e->kind == WL_E_BINARY && e->nargs == 2 && (e->op == WL_B_ADD || e->op == WL_B_SUB)) {
+    int l = param_of(ps, e->args[0]), r = param_of(ps, e->args[1]);
+    if (l >= 0 && (e->args[0]->type & WL_T_POINTER))
+      ps->array[l] = 1;
+    if (r >= 0 && (e->args[1]->type & WL_T_POINTER))
+      ps->array[r] = 1;
+  }
+  return true;
+}
+
+/* warp_id, warpId, wid: by name, the index of a warp (the same in all its
+ * lanes), not of a thread, whatever the body does with it */
+static bool names_a_warp(const char *n) {
+  if (!n)
+    return false;
+  char low[64];
+  size_t k = 0;
+  for (; n[k] && k + 1 < sizeof low; k++)
+    low[k] = (char)((n[k] >= 'A' && n[k] <= 'Z') ? n[k] - 'A' + 'a' : n[k]);
+  low[k] = 0;
+  return strstr(low, "warp") || strcmp(low, "wid") == 0 || strcmp(low, "w") == 0;
+}
+
+static void scan_params(ctx *c, const wl_func *f) {
+  unsigned n = f->nparams;
+  if (!n)
+    return;
+  param_scan ps = {f, wl_xcalloc(n, 1), wl_xcalloc(n, 1), wl_xcalloc(n, 1)};
+  wl_visitor v = {NULL, scan_params_expr, &ps, true};
+  wl_walk_stmt(f->body, &v);
+  bool kernel = (f->flags & WL_F_GLOBAL) != 0;
+  for (unsigned i = 0; i < n; i++) {
+    const wl_var *p = f->params[i];
+    if (ps.array[i] && (p->type & WL_T_POINTER))
+      wl_vec_push(&c->array_params, (void *)p);
+    if (!kernel && ps.plain[i] && ps.moved[i] && smd_is_int_type(p->type) &&
+        !(p->type & WL_T_POINTER) && !names_a_warp(p->name))
+      wl_vec_push(&c->tid_params, (void *)p);
+  }
+  free(ps.plain);
+  free(ps.moved);
+  free(ps.array);
+}
+
+static void analyze_root_as(wl_smem *sm, const wl_tu *tu, const wl_func *f, const wl_tinst *ti) {
+  ctx c;
+  memset(&c, 0, sizeof c);
+  c.sm = sm;
+  c.tu = tu;
+  c.tinst = ti;
+  wl_arena_init(&c.ar);
+  wl_lctx_init(&c.lc, &c.ar);
+  c.root = f;
+  c.root_params_uniform = (f->flags & WL_F_GLOBAL) != 0;
+  c.multi_dim = uses_multi_dim(f);
+  scan_params(&c, f);
+  c.fn = f;
+  c.record = true;
+  c.step_limit = STEP_BUDGET;
+  fnframe fr;
+  memset(&fr, 0, sizeof fr);
+  fr.f = f;
+  c.fns[c.nfns++] = &fr;
+  state st;
+  smd_st_init(&st);
+  st.live = true;
+  smx_exec_stmt(&c, &st, f->body);
+  if (c.exhausted)
+    sm->incomplete = true;
+  smd_st_free(&st);
+  smd_st_free(&fr.ret);
+  wl_vec_free(&c.strings);
+  wl_vec_free(&c.tid_params);
+  wl_vec_free(&c.array_params);
+  wl_vec_free(&c.data_params);
+  wl_lctx_free(&c.lc);
+  wl_arena_free(&c.ar);
+}
+
+/* A function template is analyzed once per instantiation seen in the file
+ * (its integral template arguments then are numbers); with none seen, once,
+ * its template parameters being host-chosen values, the same in every lane. */
+static void analyze_root(wl_smem *sm, const wl_tu *tu, const wl_func *f) {
+  if (!f->ntinsts) {
+    analyze_root_as(sm, tu, f, NULL);
+    return;
+  }
+  for (unsigned i = 0; i < f->ntinsts; i++)
+    analyze_root_as(sm, tu, f, &f->tinsts[i]);
+}
+
+wl_smem *wl_smem_build(const wl_tu *tu) {
+  wl_smem *sm = wl_xcalloc(1, sizeof *sm);
+  bool *called = wl_xcalloc(tu->nfuncs + 1, sizeof *called);
+  const void *ud[2] = {tu, called};
+  wl_visitor v = {NULL, mark_called, (void *)ud, false};
+  for (unsigned i = 0; i < tu->nfuncs; i++)
+    if (tu->funcs[i]->body)
+      wl_walk_stmt(tu->funcs[i]->body, &v);
+  for (unsigned i = 0; i < tu->nfuncs; i++) {
+    const wl_func *f = tu->funcs[i];
+    if (!f->body || (f->flags & WL_F_LAMBDA))
+      continue;
+    bool kernel = (f->flags & WL_F_GLOBAL) != 0;
+    bool device = (f->flags & WL_F_DEVICE) != 0;
+    if (kernel || (device && !called[i]))
+      analyze_root(sm, tu, f);
+  }
+  free(called);
+  return sm;
+}
