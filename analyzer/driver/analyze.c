@@ -28,6 +28,12 @@ void wl_run_rules(const wl_tu *tu, const char *display_path, const wl_analyze_op
   wl_analyses_free(&an);
   wl_suppress_apply(tu->source, tu->source_len, display_path, o ? o->enabled : NULL,
                     o && o->report_unused_suppressions, &local);
+  for (unsigned i = 0; i < tu->nnotices; i++) {
+    const wl_parse_diag *d = &tu->notices[i];
+    bool main = !d->loc.file || wl_tu_in_main(tu, d->loc);
+    wl_findings_add_notice(&local, main ? display_path : d->loc.file, d->loc.line, d->loc.col,
+                           d->message);
+  }
   wl_findings_move(out, &local);
 }
 

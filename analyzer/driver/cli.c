@@ -28,6 +28,13 @@
 
 /* More files than this, and stderr a terminal: a progress line. */
 #define WL_PROGRESS_MIN_FILES 20
+/* Stack of each analysis thread. libclang parses on the calling thread
+ * (LIBCLANG_NOTHREADS, set in wl_cli_main) and its parser and semantic
+ * analysis recurse as deep as the input nests (a sum of 65,536 terms
+ * overflows libclang's own 8 MiB parse thread); warplint's own recursion is
+ * bounded by WL_MAX_NESTING. The memory is reserved, and only what is used is
+ * committed. */
+#define WL_THREAD_STACK ((size_t)1 << 30)
 
 /* ------------------------------------------------------------------------ */
 /* Profiles: the settings of every file governed by one .warplint (or none) */
@@ -452,22 +459,28 @@ static void run_all(run_ctx *rc, long nthreads) {
   rs.progress = rs.total > WL_PROGRESS_MIN_FILES && isatty(fileno(rc->err));
   if (nthreads > (long)rs.total)
     nthreads = (long)rs.total;
-  if (nthreads <= 1) {
-    worker(&rs);
-  } else {
-    pthread_t *t = wl_xcalloc((size_t)nthreads, sizeof *t);
-    long started = 0;
-    for (long i = 0; i < nthreads; i++)
-      if (pthread_create(&t[i], NULL, worker, &rs) == 0)
-        started++;
-      else
-        break;
-    if (started == 0)
-      worker(&rs);
-    for (long i = 0; i < started; i++)
-      pthread_join(t[i], NULL);
-    free(t);
+  if (nthreads < 1)
+    nthreads = 1;
+  pthread_attr_t attr;
+  bool have_attr = pthread_attr_init(&attr) == 0;
+  if (have_attr && pthread_attr_setstacksize(&attr, WL_THREAD_STACK) != 0) {
+    pthread_attr_destroy(&attr);
+    have_attr = false;
   }
+  pthread_t *t = wl_xcalloc((size_t)nthreads, sizeof *t);
+  long started = 0;
+  for (long i = 0; i < nthreads; i++)
+    if (pthread_create(&t[i], have_attr ? &attr : NULL, worker, &rs) == 0)
+      started++;
+    else
+      break;
+  if (started == 0)
+    worker(&rs);
+  for (long i = 0; i < started; i++)
+    pthread_join(t[i], NULL);
+  free(t);
+  if (have_attr)
+    pthread_attr_destroy(&attr);
   if (rs.progress)
     fputs("\r\033[K", rc->err);
   pthread_mutex_destroy(&rs.lock);
@@ -634,6 +647,9 @@ static bool do_fixes(const wl_cli_opts *o, wl_findings *all, FILE *out, FILE *er
 }
 
 int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
+  /* libclang parses on the analysis thread, whose stack is large
+   * (WL_THREAD_STACK), instead of a thread of its own with 8 MiB */
+  setenv("LIBCLANG_NOTHREADS", "1", 1);
   wl_cli_opts o;
   wl_parse_result pr = wl_cli_parse(argc, argv, &o, out, err);
   if (pr != WL_ARGS_RUN) {
@@ -687,6 +703,9 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
     wl_findings_move(&all, &j->findings);
   }
   wl_findings_sort_dedup(&all);
+  for (size_t i = 0; i < all.nnotices; i++)
+    fprintf(err, "warplint: note: %s:%u:%u: %s\n", all.notices[i].file, all.notices[i].line,
+            all.notices[i].col, all.notices[i].message);
 
   int code;
   if (o.write_baseline) {

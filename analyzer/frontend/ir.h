@@ -247,6 +247,11 @@ struct wl_func {
   unsigned ntinsts;
 };
 #define WL_MAX_TINSTS 8
+/* Statements and expressions nested deeper than this are not lowered: the
+ * function holding them is left out of the IR with a notice, so that no
+ * recursion over the IR (lowering, constant folding, the analyses, the
+ * emitters) is deeper than the input allows. */
+#define WL_MAX_NESTING 1000
 
 /* A problem clang reported while parsing (errors and fatal errors). */
 typedef struct wl_parse_diag {
@@ -264,6 +269,10 @@ typedef struct wl_tu {
   unsigned nglobals;
   wl_parse_diag *diags; /* parse errors */
   unsigned ndiags;
+  /* parts of the file that were not analyzed (a function nested deeper than
+   * WL_MAX_NESTING): reported as notices (diag.h) */
+  wl_parse_diag *notices;
+  unsigned nnotices;
   const char *source; /* main file text (NUL-terminated) */
   size_t source_len;
 } wl_tu;

@@ -87,6 +87,9 @@ typedef struct lower_ctx {
   wl_func *cur_func;
   CXSourceRangeList *skipped; /* preprocessor-skipped ranges of the main file (lazy) */
   bool skipped_done;
+  unsigned depth; /* nesting of the statement or expression being lowered */
+  bool too_deep;  /* it passed WL_MAX_NESTING: the function is left out */
+  wl_vec notices; /* wl_parse_diag*: what was not lowered */
 } lower_ctx;
 
 static wl_arena *A(lower_ctx *L) { return &L->tu->arena; }
@@ -341,6 +344,19 @@ static void var_insert(lower_ctx *L, CXCursor decl, wl_var *v) {
   L->nvars++;
 }
 
+/* Something left out of the IR because it nests more than WL_MAX_NESTING
+ * levels deep: what (a function, an initializer, declarations) and its name. */
+static void add_notice(lower_ctx *L, wl_loc loc, const char *what, const char *name) {
+  wl_parse_diag *d = wl_arena_alloc(A(L), sizeof *d);
+  memset(d, 0, sizeof *d);
+  d->loc = loc;
+  char msg[512];
+  snprintf(msg, sizeof msg, "%s '%s' not analyzed: nested more than %d levels deep", what, name,
+           WL_MAX_NESTING);
+  d->message = wl_arena_strdup(A(L), msg);
+  wl_vec_push(&L->notices, d);
+}
+
 static wl_expr *lower_expr(lower_ctx *L, CXCursor c);
 static wl_stmt *lower_stmt(lower_ctx *L, CXCursor c);
 
@@ -405,6 +421,11 @@ static wl_var *lower_var(lower_ctx *L, CXCursor c, unsigned extra_flags) {
     wl_func *saved = L->cur_func;
     v->init = lower_expr(L, init);
     L->cur_func = saved;
+    if (L->too_deep && !L->cur_func) { /* a global's initializer: left out */
+      v->init = NULL;
+      L->too_deep = false;
+      add_notice(L, v->loc, "the initializer of", v->name);
+    }
   }
   free(k.v);
   if (kind == CXCursor_VarDecl && (v->type & WL_T_CONST) && (v->type & WL_T_INTEGER)) {
@@ -776,7 +797,7 @@ static wl_expr *lower_undeclared_call(lower_ctx *L, CXCursor c, kids *k) {
   return e;
 }
 
-static wl_expr *lower_expr(lower_ctx *L, CXCursor c) {
+static wl_expr *lower_expr_node(lower_ctx *L, CXCursor c) {
   enum CXCursorKind kind = clang_getCursorKind(c);
   switch (kind) {
   case CXCursor_IntegerLiteral:
@@ -936,6 +957,19 @@ static wl_expr *lower_expr(lower_ctx *L, CXCursor c) {
     return e ? e : lower_children_as(L, c, WL_E_OTHER);
   }
   }
+}
+
+/* Lowers an expression unless it lies more than WL_MAX_NESTING levels deep:
+ * then it stands for an opaque value and the function is marked too deep. */
+static wl_expr *lower_expr(lower_ctx *L, CXCursor c) {
+  if (L->depth >= WL_MAX_NESTING) {
+    L->too_deep = true;
+    return new_expr(L, c, WL_E_OTHER);
+  }
+  L->depth++;
+  wl_expr *e = lower_expr_node(L, c);
+  L->depth--;
+  return e;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1110,9 +1144,15 @@ static wl_expr *lower_cond(lower_ctx *L, CXCursor c, wl_stmt **decl_out) {
     return e;
   }
   if (k == CXCursor_DeclStmt) {
+    if (L->depth >= WL_MAX_NESTING) {
+      L->too_deep = true;
+      return NULL;
+    }
+    L->depth++;
     kids kk = children(c);
     wl_expr *e = kk.n ? lower_cond(L, kk.v[kk.n - 1], decl_out) : NULL;
     free(kk.v);
+    L->depth--;
     return e;
   }
   return is_expr_kind(k) ? lower_expr(L, c) : NULL;
@@ -1137,7 +1177,7 @@ static void lower_kids_into(lower_ctx *L, wl_stmt *s, kids *k) {
   free(tmp);
 }
 
-static wl_stmt *lower_stmt(lower_ctx *L, CXCursor c) {
+static wl_stmt *lower_stmt_node(lower_ctx *L, CXCursor c) {
   enum CXCursorKind kind = clang_getCursorKind(c);
   if (is_expr_kind(kind))
     return wrap_expr_stmt(L, c);
@@ -1314,8 +1354,20 @@ static wl_stmt *lower_stmt(lower_ctx *L, CXCursor c) {
   return s;
 }
 
+static wl_stmt *lower_stmt(lower_ctx *L, CXCursor c) {
+  if (L->depth >= WL_MAX_NESTING) {
+    L->too_deep = true;
+    return new_stmt(L, c, WL_S_NULL);
+  }
+  L->depth++;
+  wl_stmt *s = lower_stmt_node(L, c);
+  L->depth--;
+  return s;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Functions and the translation unit                                       */
+
 
 static wl_func *lower_function(lower_ctx *L, CXCursor c, unsigned extra) {
   wl_func *f = wl_arena_alloc(A(L), sizeof *f);
@@ -1362,8 +1414,22 @@ static wl_func *lower_function(lower_ctx *L, CXCursor c, unsigned extra) {
   wl_vec_push(&L->funcs, f);
   if (!clang_Cursor_isNull(body)) {
     wl_func *saved = L->cur_func;
+    bool saved_deep = L->too_deep;
     L->cur_func = f;
+    L->too_deep = false;
     f->body = lower_stmt(L, body);
+    if (L->too_deep) {
+      /* left out: no analysis sees it, calls of it are calls of an unknown function */
+      f->body = NULL;
+      for (size_t i = L->funcs.n; i-- > 0;)
+        if (L->funcs.v[i] == f) {
+          memmove(&L->funcs.v[i], &L->funcs.v[i + 1], (L->funcs.n - i - 1) * sizeof *L->funcs.v);
+          L->funcs.n--;
+          break;
+        }
+      add_notice(L, f->loc, "function", f->name && *f->name ? f->name : "(lambda)");
+    }
+    L->too_deep = saved_deep;
     L->cur_func = saved;
   }
   return f;
@@ -1463,8 +1529,15 @@ static enum CXChildVisitResult decl_visitor(CXCursor c, CXCursor parent, CXClien
 }
 
 static void lower_decls(lower_ctx *L, CXCursor parent, unsigned tmpl) {
+  if (L->depth >= WL_MAX_NESTING) { /* namespaces and classes nested that deep */
+    add_notice(L, expansion_loc(L, clang_getCursorLocation(parent)), "the declarations in",
+               take(L, clang_getCursorSpelling(parent)));
+    return;
+  }
   void *d[2] = {L, &tmpl};
+  L->depth++;
   clang_visitChildren(parent, decl_visitor, d);
+  L->depth--;
 }
 
 static int cmp_macro(const void *a, const void *b) {
@@ -1839,6 +1912,13 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
   scan_explicit_instantiations(&L);
   link_instantiations(&L);
   collect_diags(&L, opts);
+  if (L.notices.n) {
+    tu->notices = wl_arena_alloc(&tu->arena, L.notices.n * sizeof *tu->notices);
+    for (size_t i = 0; i < L.notices.n; i++)
+      tu->notices[i] = *(wl_parse_diag *)L.notices.v[i];
+    tu->nnotices = (unsigned)L.notices.n;
+  }
+  wl_vec_free(&L.notices);
   if (L.funcs.n > 1)
     qsort(L.funcs.v, L.funcs.n, sizeof *L.funcs.v, cmp_func);
   tu->funcs = (wl_func **)wl_arena_dup_ptrs(&tu->arena, L.funcs.v, L.funcs.n);

@@ -111,7 +111,7 @@ void wl_baseline_fingerprints(const wl_findings *f, const char *dir, char (*out)
       copy[k - i] = f->v[k];
       copy[k - i].file = rel;
     }
-    wl_findings view = {copy, j - i, j - i};
+    wl_findings view = {copy, j - i, j - i, NULL, 0};
     wl_findings_fingerprints(&view, out + i);
     free(copy);
     free(rel);

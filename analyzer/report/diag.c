@@ -26,18 +26,25 @@ bool wl_severity_parse(const char *s, wl_severity *out) {
   return false;
 }
 
-void wl_findings_init(wl_findings *f) { f->v = NULL, f->n = f->cap = 0; }
+void wl_findings_init(wl_findings *f) {
+  f->v = NULL, f->n = f->cap = 0;
+  f->notices = NULL, f->nnotices = 0;
+}
+
+static void free_notes(wl_note *v, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    free(v[i].file);
+    free(v[i].message);
+  }
+  free(v);
+}
 
 void wl_finding_free(wl_finding *fd) {
   free(fd->file);
   free(fd->message);
   free(fd->line_text);
   free(fd->suggestion);
-  for (size_t i = 0; i < fd->nnotes; i++) {
-    free(fd->notes[i].file);
-    free(fd->notes[i].message);
-  }
-  free(fd->notes);
+  free_notes(fd->notes, fd->nnotes);
   for (size_t i = 0; i < fd->nedits; i++) {
     free(fd->edits[i].file);
     free(fd->edits[i].text);
@@ -50,6 +57,7 @@ void wl_findings_free(wl_findings *f) {
   for (size_t i = 0; i < f->n; i++)
     wl_finding_free(&f->v[i]);
   free(f->v);
+  free_notes(f->notices, f->nnotices);
   wl_findings_init(f);
 }
 
@@ -88,6 +96,16 @@ void wl_finding_add_note(wl_finding *fd, const char *file, unsigned line, unsign
   n->message = wl_xstrdup(message);
 }
 
+void wl_findings_add_notice(wl_findings *f, const char *file, unsigned line, unsigned col,
+                            const char *message) {
+  f->notices = wl_xrealloc(f->notices, (f->nnotices + 1) * sizeof *f->notices);
+  wl_note *n = &f->notices[f->nnotices++];
+  n->file = wl_xstrdup(file ? file : "");
+  n->line = line;
+  n->col = col;
+  n->message = wl_xstrdup(message);
+}
+
 void wl_finding_add_edit(wl_finding *fd, const char *file, unsigned offset, unsigned length,
                          const char *text) {
   fd->edits = wl_xrealloc(fd->edits, (fd->nedits + 1) * sizeof *fd->edits);
@@ -114,7 +132,14 @@ void wl_findings_move(wl_findings *dst, wl_findings *src) {
     }
     dst->v[dst->n++] = src->v[i];
   }
+  if (src->nnotices) {
+    dst->notices =
+        wl_xrealloc(dst->notices, (dst->nnotices + src->nnotices) * sizeof *dst->notices);
+    memcpy(dst->notices + dst->nnotices, src->notices, src->nnotices * sizeof *src->notices);
+    dst->nnotices += src->nnotices;
+  }
   free(src->v);
+  free(src->notices);
   wl_findings_init(src);
 }
 
@@ -145,7 +170,24 @@ static int cmp_finding(const void *a, const void *b) {
   return strcmp(x->message, y->message);
 }
 
+static void sort_notices(wl_findings *f) {
+  if (f->nnotices < 2)
+    return;
+  qsort(f->notices, f->nnotices, sizeof *f->notices, cmp_note);
+  size_t w = 1;
+  for (size_t r = 1; r < f->nnotices; r++) {
+    if (cmp_note(&f->notices[w - 1], &f->notices[r]) == 0) {
+      free(f->notices[r].file);
+      free(f->notices[r].message);
+      continue;
+    }
+    f->notices[w++] = f->notices[r];
+  }
+  f->nnotices = w;
+}
+
 void wl_findings_sort_dedup(wl_findings *f) {
+  sort_notices(f);
   if (f->n == 0)
     return;
   qsort(f->v, f->n, sizeof *f->v, cmp_finding);

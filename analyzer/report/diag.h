@@ -45,6 +45,11 @@ typedef struct wl_finding {
 typedef struct wl_findings {
   wl_finding *v;
   size_t n, cap;
+  /* what was not analyzed (a function nested too deeply, an analysis that ran
+   * out of its work budget): reported on stderr and in JSON and SARIF, never
+   * a finding, never a change of the exit status */
+  wl_note *notices;
+  size_t nnotices;
 } wl_findings;
 
 void wl_findings_init(wl_findings *f);
@@ -57,11 +62,14 @@ void wl_finding_add_note(wl_finding *fd, const char *file, unsigned line, unsign
                          const char *message);
 void wl_finding_add_edit(wl_finding *fd, const char *file, unsigned offset, unsigned length,
                          const char *text);
+void wl_findings_add_notice(wl_findings *f, const char *file, unsigned line, unsigned col,
+                            const char *message);
 void wl_finding_set_line_text(wl_finding *fd, const char *text, size_t len);
 /* Moves every finding of src to the end of dst; src ends empty. */
 void wl_findings_move(wl_findings *dst, wl_findings *src);
 /* Sorts by file, line, column, rule, message and merges duplicates (the same
- * site reported from several expansions or instantiations: notes are merged). */
+ * site reported from several expansions or instantiations: notes are merged);
+ * notices are sorted and de-duplicated too. */
 void wl_findings_sort_dedup(wl_findings *f);
 void wl_finding_free(wl_finding *fd);
 

@@ -222,6 +222,18 @@ int wl_emit_json(FILE *out, const wl_findings *f, const wl_emit_info *info) {
     wl_emit_jpush(errors, eo);
   }
   wl_emit_jset(root, "errors", errors);
+  if (f->nnotices) { /* parts of files that were not analyzed (too deep, out of budget) */
+    struct json_object *notices = wl_emit_jarray();
+    for (size_t i = 0; i < f->nnotices; i++) {
+      struct json_object *no = wl_emit_jobject();
+      wl_emit_jset(no, "file", wl_emit_jstring(f->notices[i].file));
+      wl_emit_jset(no, "line", wl_emit_jint(f->notices[i].line));
+      wl_emit_jset(no, "column", wl_emit_jint(f->notices[i].col));
+      wl_emit_jset(no, "message", wl_emit_jstring(f->notices[i].message));
+      wl_emit_jpush(notices, no);
+    }
+    wl_emit_jset(root, "notices", notices);
+  }
 
   struct json_object *summary = wl_emit_jobject();
   wl_emit_jset(summary, "findings", wl_emit_jint((long long)f->n));

@@ -330,10 +330,28 @@ static struct json_object *result_json(const wl_finding *fd, const char *fingerp
   return o;
 }
 
-static struct json_object *invocation_json(const wl_emit_info *info) {
+static struct json_object *invocation_json(const wl_findings *f, const wl_emit_info *info) {
   struct json_object *inv = wl_emit_jobject();
   wl_emit_jset(inv, "executionSuccessful", wl_emit_jbool(true));
   struct json_object *notes = wl_emit_jarray();
+  /* parts of files that were not analyzed (too deep, out of budget) */
+  for (size_t i = 0; i < f->nnotices; i++) {
+    const wl_note *nt = &f->notices[i];
+    struct json_object *n = wl_emit_jobject();
+    wl_emit_jset(n, "level", wl_emit_jstring("note"));
+    wl_emit_jset(n, "message", message(nt->message));
+    struct json_object *region = NULL;
+    if (nt->line) {
+      region = wl_emit_jobject();
+      wl_emit_jset(region, "startLine", wl_emit_jint(nt->line));
+      if (nt->col)
+        wl_emit_jset(region, "startColumn", wl_emit_jint(nt->col));
+    }
+    struct json_object *locs = wl_emit_jarray();
+    wl_emit_jpush(locs, physical_location(nt->file, region));
+    wl_emit_jset(n, "locations", locs);
+    wl_emit_jpush(notes, n);
+  }
   for (size_t i = 0; info && i < info->nerrors; i++) {
     const wl_input_error *e = &info->errors[i];
     struct json_object *n = wl_emit_jobject();
@@ -373,7 +391,7 @@ int wl_emit_sarif(FILE *out, const wl_findings *f, const wl_emit_info *info) {
   wl_emit_jset(tool, "driver", driver);
   wl_emit_jset(run, "tool", tool);
 
-  wl_emit_jset(run, "invocations", invocation_json(info));
+  wl_emit_jset(run, "invocations", invocation_json(f, info));
 
   if (info && info->cwd && info->cwd[0] == '/') {
     wl_buf b;
