@@ -1648,6 +1648,16 @@ bool wl_lanes_reaching_lanes(const wl_lanes *l, const wl_expr *e, unsigned *lane
   return true;
 }
 
+bool wl_lanes_cond_lanes(const wl_lanes *l, const wl_expr *cond, int side, unsigned *set) {
+  return lanes_where(l, cond, side, set);
+}
+
+bool wl_lanes_expr_tid_like(const wl_lanes *l, const wl_expr *e) {
+  const rec *r = rec_of(l, e);
+  return r && r->val.set && r->val.shape != ~0u && (r->val.shape & (SH_TID | SH_LANE)) &&
+         !(r->val.shape & SH_M32);
+}
+
 bool wl_lanes_whole_warp(const wl_lanes *l, const wl_expr *e) {
   wl_lane_reach r;
   return reach_of(l, e, &r) && !r.partial && !r.caller_partial;

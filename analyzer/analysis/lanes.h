@@ -131,6 +131,13 @@ size_t wl_lanes_restrictions(const wl_lanes *l, const wl_expr *e, wl_lane_reach 
  * `if (lane >= n_const) return;`). False when some restriction depends on
  * anything else (data, loop trip counts, switch). */
 bool wl_lanes_reaching_lanes(const wl_lanes *l, const wl_expr *e, unsigned *lanes);
+/* The lanes (bit i: lane i) for which cond is true (side 1) or false (side
+ * 0), when cond is a function of the lane id alone; false otherwise. */
+bool wl_lanes_cond_lanes(const wl_lanes *l, const wl_expr *cond, int side, unsigned *set);
+/* Whether e is the lane id, or a thread id that is the lane id plus a
+ * warp-uniform multiple of 32 (threadIdx.x, blockIdx.x * blockDim.x +
+ * threadIdx.x with whole warps): one more in each next lane of the warp. */
+bool wl_lanes_expr_tid_like(const wl_lanes *l, const wl_expr *e);
 /* Whether every lane of a warp that enters e's function reaches e, and every
  * call of the function (transitively) is reached by whole warps: then
  * 0xffffffff is the right mask for a collective at e. */
