@@ -19,61 +19,10 @@
 
 #include "consteval.h"
 #include "lanes.h"
+#include "local_values.h"
 #include "rules.h"
 
 #define RULE "shuffle-source-outside-mask"
-
-/* ---- values of locals ------------------------------------------------------ */
-
-typedef struct assign_search {
-  const wl_var *v;
-  const wl_expr *skip; /* the loop increment, allowed */
-  unsigned n;          /* assignments found */
-} assign_search;
-
-static bool count_assign(const wl_expr *e, const wl_stmt *in, void *ud) {
-  (void)in;
-  assign_search *as = ud;
-  if (e == as->skip)
-    return false;
-  const wl_expr *t = NULL;
-  if (e->kind == WL_E_BINARY && wl_binop_is_assign(e->op) && e->nargs == 2)
-    t = e->args[0];
-  else if (e->kind == WL_E_UNARY && e->nargs == 1 &&
-           (e->op == WL_U_PREINC || e->op == WL_U_PREDEC || e->op == WL_U_POSTINC ||
-            e->op == WL_U_POSTDEC || e->op == WL_U_ADDROF))
-    t = e->args[0];
-  t = t ? wl_expr_strip(t) : NULL;
-  if (t && t->kind == WL_E_REF && t->var == as->v)
-    as->n++;
-  return true;
-}
-
-static unsigned assignments(const wl_func *f, const wl_var *v, const wl_expr *skip) {
-  assign_search as = {v, skip, 0};
-  wl_visitor vis = {NULL, count_assign, &as, false};
-  wl_walk_stmt(f->body, &vis);
-  return as.n;
-}
-
-static bool is_local(const wl_var *v) {
-  return v && !(v->flags & (WL_V_PARAM | WL_V_GLOBAL | WL_V_SHARED | WL_V_EXTERN |
-                            WL_V_CONSTANT | WL_V_DEVICE | WL_V_STATIC | WL_V_FIELD)) &&
-         !(v->type & (WL_T_REFERENCE | WL_T_POINTER | WL_T_ARRAY));
-}
-
-/* A local that is only ever set by its initializer: that initializer (followed
- * through such locals); else e itself, stripped. */
-static const wl_expr *resolve(const wl_func *f, const wl_expr *e) {
-  for (int depth = 0; e && depth < 8; depth++) {
-    e = wl_expr_strip(e);
-    if (!e || e->kind != WL_E_REF || !is_local(e->var) || !e->var->init || !f ||
-        assignments(f, e->var, NULL) != 0)
-      return e;
-    e = e->var->init;
-  }
-  return e ? wl_expr_strip(e) : e;
-}
 
 /* ---- the values a shift operand takes ------------------------------------- */
 
@@ -163,14 +112,14 @@ static bool loopvar_value(const wl_expr *e, long long *out, void *ud) {
 static unsigned operand_values(const wl_func *f, const wl_expr *call, const wl_expr *e,
                                long long *vals) {
   long long c;
-  e = resolve(f, e);
+  e = wl_local_resolve(f, e);
   if (!e)
     return 0;
   if (wl_consteval(e, &c)) {
     vals[0] = c;
     return 1;
   }
-  if (e->kind != WL_E_REF || !is_local(e->var) || !f)
+  if (e->kind != WL_E_REF || !wl_is_plain_local(e->var) || !f)
     return 0;
   loop_find lf = {e->var, call, NULL};
   wl_visitor vis = {find_loop, NULL, &lf, false};
@@ -179,7 +128,7 @@ static unsigned operand_values(const wl_func *f, const wl_expr *call, const wl_e
   int op;
   long long k;
   if (!loop || !loop->expr || !loop->inc || !e->var->init || !wl_consteval(e->var->init, &c) ||
-      !step(loop->inc, e->var, &op, &k) || assignments(f, e->var, loop->inc) != 0)
+      !step(loop->inc, e->var, &op, &k) || wl_local_assignments(f, e->var, loop->inc) != 0)
     return 0;
   unsigned n = 0;
   for (int guard = 0; guard < 1000; guard++) {
@@ -365,9 +314,9 @@ static bool same_value(const wl_rule_ctx *ctx, const wl_func *f, const wl_expr *
     return false;
   if (sa->kind == WL_E_REF && sb->kind == WL_E_REF && sa->var && sa->var == sb->var)
     return !(sa->var->flags & (WL_V_GLOBAL | WL_V_SHARED | WL_V_DEVICE)) &&
-           (is_local(sa->var) ? assignments(f, sa->var, NULL) == 0
+           (wl_is_plain_local(sa->var) ? wl_local_assignments(f, sa->var, NULL) == 0
                               : (sa->var->flags & WL_V_PARAM) != 0);
-  const wl_expr *ra = resolve(f, sa), *rb = resolve(f, sb);
+  const wl_expr *ra = wl_local_resolve(f, sa), *rb = wl_local_resolve(f, sb);
   if (ra == rb)
     return true;
   if (!wl_expr_pure(ra) || !wl_expr_pure(rb))
@@ -379,7 +328,7 @@ static bool same_value(const wl_rule_ctx *ctx, const wl_func *f, const wl_expr *
 /* srcLane = __ffs(mask) - 1 (lowest lane) or 31 - __clz(mask) (highest). */
 static leader_kind leader_of(const wl_rule_ctx *ctx, const wl_func *f, const wl_expr *src,
                              const wl_expr *mask) {
-  const wl_expr *e = resolve(f, src);
+  const wl_expr *e = wl_local_resolve(f, src);
   long long c;
   if (!e || e->kind != WL_E_BINARY || e->nargs != 2 || e->op != WL_B_SUB)
     return LEAD_NONE;
@@ -466,7 +415,7 @@ void wl_rule_shuffle_source_outside_mask(wl_rule_ctx *ctx) {
     fam mfam;
     bool tied = false; /* the mask is exactly the lanes that reach the call */
     const char *what;
-    const wl_expr *origin = resolve(f, mask);
+    const wl_expr *origin = wl_local_resolve(f, mask);
     if (wl_consteval_mask(mask, &cm)) {
       if (cm == WL_FULL_MASK)
         continue; /* full-mask-divergent */

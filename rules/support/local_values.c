@@ -1,0 +1,55 @@
+/* local_values.c - following single-assignment locals to their initializers
+ * (local_values.h). */
+#include "local_values.h"
+
+#include <stddef.h>
+
+typedef struct assign_search {
+  const wl_var *v;
+  const wl_expr *skip;
+  unsigned n;
+} assign_search;
+
+static bool count_assign(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  assign_search *as = ud;
+  if (e == as->skip)
+    return false;
+  const wl_expr *t = NULL;
+  if (e->kind == WL_E_BINARY && wl_binop_is_assign(e->op) && e->nargs == 2)
+    t = e->args[0];
+  else if (e->kind == WL_E_UNARY && e->nargs == 1 &&
+           (e->op == WL_U_PREINC || e->op == WL_U_PREDEC || e->op == WL_U_POSTINC ||
+            e->op == WL_U_POSTDEC || e->op == WL_U_ADDROF))
+    t = e->args[0];
+  t = t ? wl_expr_strip(t) : NULL;
+  if (t && t->kind == WL_E_REF && t->var == as->v)
+    as->n++;
+  return true;
+}
+
+unsigned wl_local_assignments(const wl_func *f, const wl_var *v, const wl_expr *skip) {
+  assign_search as = {v, skip, 0};
+  wl_visitor vis = {NULL, count_assign, &as, false};
+  if (f && f->body)
+    wl_walk_stmt(f->body, &vis);
+  return as.n;
+}
+
+bool wl_is_plain_local(const wl_var *v) {
+  return v &&
+         !(v->flags & (WL_V_PARAM | WL_V_GLOBAL | WL_V_SHARED | WL_V_EXTERN | WL_V_CONSTANT |
+                       WL_V_DEVICE | WL_V_STATIC | WL_V_FIELD)) &&
+         !(v->type & (WL_T_REFERENCE | WL_T_POINTER | WL_T_ARRAY));
+}
+
+const wl_expr *wl_local_resolve(const wl_func *f, const wl_expr *e) {
+  for (int depth = 0; e && depth < 8; depth++) {
+    e = wl_expr_strip(e);
+    if (!e || e->kind != WL_E_REF || !wl_is_plain_local(e->var) || !e->var->init || !f ||
+        wl_local_assignments(f, e->var, NULL) != 0)
+      return e;
+    e = e->var->init;
+  }
+  return e ? wl_expr_strip(e) : e;
+}
