@@ -1,11 +1,18 @@
 /* test_fix.c - the fix engine: plans without overlaps, text application,
  * atomic writes that keep permissions, diffs and clang-tidy YAML. */
+#define _DEFAULT_SOURCE   /* flock, usleep */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <check.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include "buf.h"
 
 #include "fix.h"
 
@@ -89,6 +96,157 @@ START_TEST(test_atomic_write_keeps_mode) {
 }
 END_TEST
 
+/* wl_fix_write: the contents analyzed, the kind of file, links, roots. */
+static char *write_tmp(const char *dir, const char *name, const char *text) {
+  size_t n = strlen(dir) + strlen(name) + 2;
+  char *p = malloc(n);
+  snprintf(p, n, "%s/%s", dir, name);
+  FILE *f = fopen(p, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs(text, f);
+  fclose(f);
+  return p;
+}
+
+static bool fix_one(const char *path, const char *analyzed, const char *root, wl_buf *err) {
+  wl_edit e = {(char *)path, 0, 6, (char *)"__shfl_sync"}; /* "__shfl" -> "__shfl_sync" */
+  const char *roots[] = {root};
+  wl_fix_target t = {path,
+                     analyzed != NULL,
+                     analyzed ? wl_content_hash(analyzed, strlen(analyzed)) : 0,
+                     analyzed ? strlen(analyzed) : 0,
+                     roots,
+                     root ? 1 : 0};
+  wl_buf_free(err);
+  return wl_fix_write(&t, &e, 1, err);
+}
+
+static void assert_contents(const char *path, const char *want) {
+  size_t len = 0;
+  char *back = wl_read_file(path, &len);
+  ck_assert_ptr_nonnull(back);
+  ck_assert_str_eq(back, want);
+  free(back);
+}
+
+START_TEST(test_fix_write_refusals) {
+  char dir[] = "/tmp/warplint-fixw-XXXXXX";
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  char *real = realpath(dir, NULL);
+  const char *src = "__shfl(v, 0);\n";
+  wl_buf err;
+  wl_buf_init(&err);
+  char *a = write_tmp(real, "a.cu", src);
+  /* the file changed after it was analyzed: refused, untouched */
+  ck_assert(!fix_one(a, "__shfl(w, 0);\n", real, &err));
+  ck_assert_ptr_nonnull(strstr(wl_buf_str(&err), "changed since it was analyzed"));
+  assert_contents(a, src);
+  /* analyzed contents unknown: refused */
+  ck_assert(!fix_one(a, NULL, real, &err));
+  assert_contents(a, src);
+  /* outside the roots: refused */
+  ck_assert(!fix_one(a, src, "/nonexistent-root", &err));
+  ck_assert_ptr_nonnull(strstr(wl_buf_str(&err), "outside the project"));
+  assert_contents(a, src);
+  /* read-only (even for root) */
+  ck_assert_int_eq(chmod(a, 0444), 0);
+  ck_assert(!fix_one(a, src, real, &err));
+  ck_assert_ptr_nonnull(strstr(wl_buf_str(&err), "read-only"));
+  assert_contents(a, src);
+  ck_assert_int_eq(chmod(a, 0640), 0);
+  /* a second hard link: refused, both names keep the one inode */
+  char *b = write_tmp(real, "b.cu", "");
+  ck_assert_int_eq(unlink(b), 0);
+  ck_assert_int_eq(link(a, b), 0);
+  ck_assert(!fix_one(a, src, real, &err));
+  ck_assert_ptr_nonnull(strstr(wl_buf_str(&err), "hard links"));
+  struct stat sa, sb;
+  ck_assert_int_eq(stat(a, &sa), 0);
+  ck_assert_int_eq(stat(b, &sb), 0);
+  ck_assert(sa.st_ino == sb.st_ino);
+  ck_assert_int_eq(unlink(b), 0);
+  /* a FIFO and a device are never opened or replaced */
+  char *fifo = write_tmp(real, "f.cu", "");
+  ck_assert_int_eq(unlink(fifo), 0);
+  ck_assert_int_eq(mkfifo(fifo, 0644), 0);
+  ck_assert(!fix_one(fifo, src, real, &err));
+  ck_assert_ptr_nonnull(strstr(wl_buf_str(&err), "a FIFO"));
+  struct stat sf;
+  ck_assert_int_eq(lstat(fifo, &sf), 0);
+  ck_assert(S_ISFIFO(sf.st_mode));
+  ck_assert(!fix_one("/dev/null", src, NULL, &err));
+  ck_assert_ptr_nonnull(strstr(wl_buf_str(&err), "a character device"));
+  /* the right contents: rewritten, mode kept, no temporary file left */
+  ck_assert(fix_one(a, src, real, &err));
+  assert_contents(a, "__shfl_sync(v, 0);\n");
+  ck_assert_int_eq(stat(a, &sa), 0);
+  ck_assert_uint_eq(sa.st_mode & 07777, 0640);
+  /* a symbolic link is written through; the link stays a link */
+  char *l = write_tmp(real, "l.cu", "");
+  ck_assert_int_eq(unlink(l), 0);
+  char *c = write_tmp(real, "c.cu", src);
+  ck_assert_int_eq(symlink("c.cu", l), 0);
+  ck_assert(fix_one(l, src, real, &err));
+  struct stat sl;
+  ck_assert_int_eq(lstat(l, &sl), 0);
+  ck_assert(S_ISLNK(sl.st_mode));
+  assert_contents(c, "__shfl_sync(v, 0);\n");
+  /* a link whose target is outside the roots: refused */
+  ck_assert(!fix_one(l, src, "/nonexistent-root", &err));
+  ck_assert_ptr_nonnull(strstr(wl_buf_str(&err), "symbolic link"));
+  wl_buf_free(&err);
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", real);
+  ck_assert_int_eq(system(cmd), 0);
+  free(a);
+  free(b);
+  free(c);
+  free(l);
+  free(fifo);
+  free(real);
+}
+END_TEST
+
+/* A run that waits for the lock while another replaces the file re-opens
+ * the new file, sees that it changed, and refuses: the fix happens once. */
+START_TEST(test_fix_write_waits_for_the_lock) {
+  char dir[] = "/tmp/warplint-fixl-XXXXXX";
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  char *real = realpath(dir, NULL);
+  const char *src = "__shfl(v, 0);\n";
+  char *a = write_tmp(real, "a.cu", src);
+  int fd = open(a, O_RDONLY);
+  ck_assert_int_ge(fd, 0);
+  ck_assert_int_eq(flock(fd, LOCK_EX), 0);
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    close(fd); /* the lock belongs to the parent's open file */
+    wl_buf err;
+    wl_buf_init(&err);
+    bool ok = fix_one(a, src, real, &err);
+    bool refused = !ok && strstr(wl_buf_str(&err), "changed since it was analyzed");
+    _exit(refused ? 0 : 1);
+  }
+  /* the other run, holding the lock, fixes the file by rename */
+  usleep(200 * 1000);
+  char *tmp = write_tmp(real, "a.cu.new", "__shfl_sync(v, 0);\n");
+  ck_assert_int_eq(rename(tmp, a), 0);
+  int status = 0;
+  ck_assert_int_eq(waitpid(pid, &status, WNOHANG), 0); /* still waiting for the lock */
+  close(fd);                                           /* releases it */
+  ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+  ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  assert_contents(a, "__shfl_sync(v, 0);\n");
+  char cmd[256];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", real);
+  ck_assert_int_eq(system(cmd), 0);
+  free(tmp);
+  free(a);
+  free(real);
+}
+END_TEST
+
 START_TEST(test_unified_diff) {
   const char *src = "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\nm\nn\no\np\n";
   /* line 2 (b) replaced, line 15 (o) gets an inserted line before it */
@@ -133,6 +291,8 @@ Suite *wl_suite_fix(void) {
   tcase_add_test(tc, test_plan_skips_overlaps_and_merges_duplicates);
   tcase_add_test(tc, test_apply_text);
   tcase_add_test(tc, test_atomic_write_keeps_mode);
+  tcase_add_test(tc, test_fix_write_refusals);
+  tcase_add_test(tc, test_fix_write_waits_for_the_lock);
   tcase_add_test(tc, test_unified_diff);
   tcase_add_test(tc, test_export_yaml);
   suite_add_tcase(s, tc);

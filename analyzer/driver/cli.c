@@ -57,6 +57,9 @@ typedef struct job {
   wl_vec args; /* const char*, borrowed */
   wl_analyze_opts ao;
   wl_findings findings;
+  bool hashed;   /* --fix/--diff: the analyzed contents are known */
+  uint64_t hash; /* wl_content_hash of them */
+  size_t len;
 } job;
 
 typedef struct run_ctx {
@@ -414,12 +417,32 @@ typedef struct run_state {
   bool progress;
 } run_state;
 
-static void run_job(wl_parser *p, job *j) {
+static void run_job(wl_parser *p, job *j, bool fixing) {
   if (j->error || j->skip)
     return;
   wl_buf err;
   wl_buf_init(&err);
-  wl_parse_status st = wl_analyze_file(p, j->path, NULL, &j->ao, &j->findings, &err);
+  /* --fix and --diff: the bytes analyzed are the bytes hashed, so that a
+   * file changed since is never rewritten from stale offsets */
+  char *text = NULL;
+  size_t len = 0;
+  if (fixing) {
+    wl_buf rerr;
+    wl_buf_init(&rerr);
+    text = wl_fix_read(j->path, &len, &rerr);
+    wl_buf_free(&rerr);
+    if (text && memchr(text, '\0', len)) {
+      free(text);
+      text = NULL;
+    }
+    if (text) {
+      j->hashed = true;
+      j->hash = wl_content_hash(text, len);
+      j->len = len;
+    }
+  }
+  wl_parse_status st = wl_analyze_file(p, j->path, text, &j->ao, &j->findings, &err);
+  free(text);
   if (st != WL_PARSE_OK)
     j->error = wl_buf_detach(&err);
   wl_buf_free(&err);
@@ -436,7 +459,7 @@ static void *worker(void *arg) {
       break;
     job *j = &rs->rc->jobs[i];
     bool counted = !j->skip && !j->error;
-    run_job(p, j);
+    run_job(p, j, rs->rc->o->fix || rs->rc->o->diff);
     if (rs->progress && counted) {
       pthread_mutex_lock(&rs->lock);
       rs->done++;
@@ -561,12 +584,73 @@ static bool load_inputs(run_ctx *rc, wl_baseline *bl, bool *have_bl) {
  * findings. --fix rewrites the files (atomically) and drops the findings it
  * fixed from `all`; --diff prints what --fix would change. Returns false when
  * something could not be written; *changed says whether any file has edits. */
-static bool do_fixes(const wl_cli_opts *o, wl_findings *all, FILE *out, FILE *err, bool *changed) {
+/* Whether the output file `path` is one of the run's inputs (an analyzed
+ * file, a config, the baseline, the compile database): outputs (--export-fixes,
+ * -o) never overwrite one. */
+static bool output_is_input(const run_ctx *rc, const char *path) {
+  const wl_cli_opts *o = rc->o;
+  wl_vec in = {0};
+  for (size_t i = 0; i < rc->njobs; i++)
+    wl_vec_push(&in, rc->jobs[i].canon);
+  for (size_t i = 0; i < o->paths.n; i++)
+    wl_vec_push(&in, o->paths.v[i]);
+  for (size_t i = 0; i < rc->cfg_paths.n; i++)
+    wl_vec_push(&in, rc->cfg_paths.v[i]);
+  const char *more[] = {o->config, o->baseline, o->compdb};
+  for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
+    if (more[i])
+      wl_vec_push(&in, (void *)more[i]);
+  bool hit = wl_path_is_one_of(path, (const char *const *)in.v, in.n);
+  wl_vec_free(&in);
+  return hit;
+}
+
+/* The directories --fix may write in: the project of each input named on
+ * the command line, or of the compile database (else of the current
+ * directory). None with --fix-outside-project (anywhere). */
+static void fix_roots(const run_ctx *rc, wl_vec *roots) {
+  const wl_cli_opts *o = rc->o;
+  if (o->fix_outside_project)
+    return;
+  for (size_t i = 0; i < o->paths.n; i++)
+    wl_vec_push(roots, wl_fix_root_of_input(o->paths.v[i]));
+  if (o->paths.n == 0) {
+    char *r = o->compdb ? wl_project_root_of(o->compdb) : NULL;
+    wl_vec_push(roots, r ? r : wl_project_root());
+  }
+}
+
+static int cmp_job_path(const void *a, const void *b) {
+  const job *x = *(const job *const *)a, *y = *(const job *const *)b;
+  int c = strcmp(x->path, y->path);
+  return c ? c : (x->skip || x->error) - (y->skip || y->error);
+}
+
+/* The analyzed job whose findings carry this path (edits name the path as displayed). */
+static const job *job_of(job *const *sorted, size_t n, const char *path) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (strcmp(sorted[mid]->path, path) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < n && strcmp(sorted[lo]->path, path) == 0 ? sorted[lo] : NULL;
+}
+
+static bool do_fixes(run_ctx *rc, wl_findings *all, FILE *out, bool *changed) {
+  const wl_cli_opts *o = rc->o;
+  FILE *err = rc->err;
   wl_fix_plan plan;
   wl_fix_plan_build(&plan, all);
   bool ok = true;
   *changed = false;
-  if (o->export_fixes) {
+  if (o->export_fixes && output_is_input(rc, o->export_fixes)) {
+    fprintf(err, "warplint: error: --export-fixes: %s is one of the inputs; not overwritten\n",
+            o->export_fixes);
+    ok = false;
+  } else if (o->export_fixes) {
     char *yaml = NULL;
     size_t ylen = 0;
     FILE *m = open_memstream(&yaml, &ylen);
@@ -583,19 +667,34 @@ static bool do_fixes(const wl_cli_opts *o, wl_findings *all, FILE *out, FILE *er
     wl_buf_free(&e);
     free(yaml);
   }
+  wl_vec roots = {0};
+  fix_roots(rc, &roots);
+  job **sorted = wl_xcalloc(rc->njobs + 1, sizeof *sorted);
+  for (size_t i = 0; i < rc->njobs; i++)
+    sorted[i] = &rc->jobs[i];
+  qsort(sorted, rc->njobs, sizeof *sorted, cmp_job_path);
   size_t nfixed = 0, nfiles = 0;
   for (size_t i = 0; i < plan.nfiles && (o->fix || o->diff); i++) {
     const wl_file_fix *ff = &plan.files[i];
     if (ff->nedits == 0)
       continue;
+    const job *j = job_of(sorted, rc->njobs, ff->file);
+    wl_fix_target t = {
+        ff->file, j && j->hashed, j ? j->hash : 0, j ? j->len : 0, (const char *const *)roots.v,
+        roots.n};
     size_t len = 0;
-    char *text = wl_read_file(ff->file, &len);
-    wl_buf next;
+    char *text = NULL;
+    wl_buf next, e;
     wl_buf_init(&next);
-    if (!text || !wl_fix_apply_text(text, len, ff->edits, ff->nedits, &next)) {
-      fprintf(err,
-              "warplint: error: %s: cannot apply the fixes (the file changed or cannot be read)\n",
-              ff->file);
+    wl_buf_init(&e);
+    if (o->diff) {
+      text = wl_fix_read(ff->file, &len, &e);
+      if (text && (!t.have_hash || len != t.len || wl_content_hash(text, len) != t.hash))
+        wl_buf_printf(&e, "%s: the file changed since it was analyzed (run warplint again)",
+                      ff->file);
+    }
+    if (e.len || (o->diff && !wl_fix_apply_text(text, len, ff->edits, ff->nedits, &next))) {
+      fprintf(err, "warplint: error: %s\n", e.len ? wl_buf_str(&e) : ff->file);
       ok = false;
     } else if (o->diff) {
       wl_buf d;
@@ -607,9 +706,7 @@ static bool do_fixes(const wl_cli_opts *o, wl_findings *all, FILE *out, FILE *er
       nfixed += ff->nfindings;
       nfiles++;
     } else {
-      wl_buf e;
-      wl_buf_init(&e);
-      if (wl_write_file_atomic(ff->file, next.data ? next.data : "", next.len, &e)) {
+      if (wl_fix_write(&t, ff->edits, ff->nedits, &e)) {
         *changed = true;
         nfixed += ff->nfindings;
         nfiles++;
@@ -621,11 +718,15 @@ static bool do_fixes(const wl_cli_opts *o, wl_findings *all, FILE *out, FILE *er
           if (plan.taken[k] && strcmp(all->v[k].file, ff->file) == 0)
             plan.taken[k] = false;
       }
-      wl_buf_free(&e);
     }
+    wl_buf_free(&e);
     wl_buf_free(&next);
     free(text);
   }
+  free(sorted);
+  for (size_t i = 0; i < roots.n; i++)
+    free(roots.v[i]);
+  wl_vec_free(&roots);
   if (o->fix) {
     size_t w = 0;
     for (size_t k = 0; k < all->n; k++) {
@@ -725,7 +826,7 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
     int wr = 0;
     bool fixes_ok = true, changed = false;
     if (o.fix || o.diff || o.export_fixes)
-      fixes_ok = do_fixes(&o, &all, out, err, &changed);
+      fixes_ok = do_fixes(&rc, &all, out, &changed);
     if (o.diff)
       ; /* the diff is the output */
     else

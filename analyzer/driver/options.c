@@ -38,7 +38,10 @@ static const char usage_text[] =
     "\n"
     "Fixes:\n"
     "  --fix                      apply the automatic fixes to the files (atomically), then\n"
-    "                             report what is left\n"
+    "                             report what is left; only regular, writable files of the\n"
+    "                             project that still hold what was analyzed are rewritten\n"
+    "  --fix-outside-project      let --fix rewrite files outside the project (the nearest\n"
+    "                             directory holding .git above each input)\n"
     "  --diff                     print the automatic fixes as a unified diff; change nothing\n"
     "                             (exit 1 when there is something to fix)\n"
     "  --export-fixes FILE        write the automatic fixes as clang-tidy YAML replacements\n"
@@ -144,6 +147,7 @@ enum {
   OPT_EXIT_ZERO,
   OPT_REPORT_UNUSED,
   OPT_FIX,
+  OPT_FIX_OUTSIDE,
   OPT_DIFF,
   OPT_EXPORT_FIXES,
   OPT_CONFIG,
@@ -172,6 +176,7 @@ static const struct option long_opts[] = {
     {"exit-zero", no_argument, NULL, OPT_EXIT_ZERO},
     {"report-unused-suppressions", no_argument, NULL, OPT_REPORT_UNUSED},
     {"fix", no_argument, NULL, OPT_FIX},
+    {"fix-outside-project", no_argument, NULL, OPT_FIX_OUTSIDE},
     {"diff", no_argument, NULL, OPT_DIFF},
     {"export-fixes", required_argument, NULL, OPT_EXPORT_FIXES},
     {"config", required_argument, NULL, OPT_CONFIG},
@@ -284,6 +289,7 @@ static wl_parse_result take_option(wl_cli_opts *o, int opt, const char *v, bool 
   case OPT_EXIT_ZERO: o->exit_zero = true; break;
   case OPT_REPORT_UNUSED: o->report_unused = true; break;
   case OPT_FIX: o->fix = true; break;
+  case OPT_FIX_OUTSIDE: o->fix_outside_project = true; break;
   case OPT_DIFF: o->diff = true; break;
   case OPT_NO_CONFIG: o->no_config = true; break;
   case OPT_EXPORT_FIXES:

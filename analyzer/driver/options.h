@@ -35,6 +35,7 @@ typedef struct wl_cli_opts {
   wl_severity fail_on;        /* --fail-on (default: note, i.e. any finding) */
   bool exit_zero;             /* --exit-zero */
   bool fix;                   /* --fix: apply automatic fixes in place */
+  bool fix_outside_project;   /* --fix-outside-project: --fix may write anywhere */
   bool diff;                  /* --diff: print the fixes as a unified diff, change nothing */
   const char *export_fixes;   /* --export-fixes FILE: clang-tidy YAML replacements */
 } wl_cli_opts;

@@ -50,3 +50,39 @@ bool wl_path_within(const char *path, const char *root) {
     return path[0] == '/';
   return strncmp(path, root, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
+
+char *wl_fix_root_of_input(const char *input) {
+  struct stat st;
+  char *dir;
+  if (stat(input, &st) == 0 && S_ISDIR(st.st_mode)) {
+    dir = wl_canonical_path(input);
+  } else {
+    /* a file: its directory, without resolving a link that the file may be */
+    char *copy = wl_xstrdup(input);
+    char *slash = strrchr(copy, '/');
+    if (!slash)
+      strcpy(copy, ".");
+    else
+      slash[slash == copy ? 1 : 0] = '\0';
+    dir = wl_canonical_path(copy);
+    free(copy);
+  }
+  char *root = wl_project_root_of(dir);
+  if (root) {
+    free(dir);
+    return root;
+  }
+  return dir;
+}
+
+bool wl_path_is_one_of(const char *path, const char *const *paths, size_t n) {
+  struct stat out;
+  if (stat(path, &out) != 0)
+    return false;
+  for (size_t i = 0; i < n; i++) {
+    struct stat st;
+    if (paths[i] && stat(paths[i], &st) == 0 && st.st_dev == out.st_dev && st.st_ino == out.st_ino)
+      return true;
+  }
+  return false;
+}

@@ -5,6 +5,7 @@
 #define WARPLINT_PROJECT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* The nearest directory at or above path (canonicalized first; a file
  * starts the search at its directory) that holds a .git entry (a directory,
@@ -20,5 +21,16 @@ char *wl_project_root(void);
 /* Whether the canonical path is root itself or lies below it (both
  * canonical; a lexical test: "/a/bc" is not within "/a/b"). */
 bool wl_path_within(const char *path, const char *root);
+
+/* Where --fix may write for an input named on the command line: the
+ * project root of the input's directory (a file: its directory), or without
+ * a repository the input itself (a directory) or its directory. Canonical;
+ * caller frees. */
+char *wl_fix_root_of_input(const char *input);
+
+/* Whether path names an existing file that is one of paths (the same device
+ * and inode: through symbolic and hard links). For outputs (--export-fixes,
+ * -o) that must never overwrite an input. */
+bool wl_path_is_one_of(const char *path, const char *const *paths, size_t n);
 
 #endif

@@ -5,6 +5,7 @@
 #define WARPLINT_FIX_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "buf.h"
@@ -38,6 +39,36 @@ bool wl_fix_apply_text(const char *text, size_t len, const wl_edit *edits, size_
  * directory, the original permissions (a new file: 0666 less the umask),
  * fsync, rename. On failure the original is untouched and err says why. */
 bool wl_write_file_atomic(const char *path, const char *data, size_t len, wl_buf *err);
+
+/* The --fix write path (fixwrite.c). */
+typedef struct wl_fix_target {
+  const char *path;         /* as named by the edits */
+  bool have_hash;           /* false: the analyzed contents are unknown, never rewritten */
+  uint64_t hash;            /* wl_content_hash of the contents that were analyzed */
+  size_t len;               /* and their length */
+  const char *const *roots; /* canonical directories the file may lie in */
+  size_t nroots;            /* 0: anywhere (--fix-outside-project) */
+} wl_fix_target;
+
+/* Hash of the bytes analyzed, compared before a file is rewritten. */
+uint64_t wl_content_hash(const char *data, size_t len);
+
+/* Reads a regular file without blocking on FIFOs or devices; NULL with
+ * "path: why" in err otherwise. */
+char *wl_fix_read(const char *path, size_t *len, wl_buf *err);
+
+/* Applies the sorted, non-overlapping edits to t->path and replaces it
+ * atomically, or refuses with "path: why" in err and leaves it untouched:
+ * - a symbolic link is written through to its target (never replaced) when
+ *   the target lies inside one of t->roots; a file outside them is refused;
+ * - FIFOs, devices and other non-regular files, read-only files and files
+ *   with more than one hard link (a rename would break the links) are refused;
+ * - an exclusive flock(2) on the file is held from the re-read to the rename
+ *   (a run that waited re-opens the file when another one replaced it), and
+ *   the file must still hold the analyzed contents (t->hash, t->len);
+ * - the new file gets the owner and mode of the old one; when the owner
+ *   cannot be kept, nothing is written. */
+bool wl_fix_write(const wl_fix_target *t, const wl_edit *edits, size_t n, wl_buf *err);
 
 /* Unified diff (--- a/path +++ b/path, 3 lines of context) of applying the
  * sorted, non-overlapping edits to old; each hunk shows whole changed lines. */
