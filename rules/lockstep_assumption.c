@@ -51,7 +51,8 @@ static bool activemask_value(const wl_func *f, const wl_expr *e, bool *popc) {
 
 static bool is_assert(const wl_expr *e) {
   return e->macro && e->macro->name &&
-         (strcmp(e->macro->name, "assert") == 0 || strcmp(e->macro->name, "CUDA_KERNEL_ASSERT") == 0);
+         (strcmp(e->macro->name, "assert") == 0 ||
+          strcmp(e->macro->name, "CUDA_KERNEL_ASSERT") == 0);
 }
 
 static bool check(const wl_expr *e, const wl_stmt *in, void *ud) {

@@ -270,7 +270,6 @@ static unsigned fam_sets(fam f, unsigned *sets) {
 /* ---- the source lane ------------------------------------------------------ */
 
 typedef enum src_kind { SRC_IDX, SRC_UP, SRC_DOWN, SRC_XOR } src_kind;
-typedef enum leader_kind { LEAD_NONE, LEAD_LOW, LEAD_HIGH } leader_kind;
 
 static unsigned lowest(unsigned set) {
   for (unsigned i = 0; i < 32; i++)
@@ -303,43 +302,6 @@ static unsigned source(src_kind k, long long v, unsigned width, unsigned lane) {
   }
   }
   return (unsigned)from & 31u;
-}
-
-/* Whether two expressions denote the same mask value: the same local, the
- * same node after following single-assignment locals, or the same pure text. */
-static bool same_value(const wl_rule_ctx *ctx, const wl_func *f, const wl_expr *a,
-                       const wl_expr *b) {
-  const wl_expr *sa = wl_expr_strip(a), *sb = wl_expr_strip(b);
-  if (!sa || !sb)
-    return false;
-  if (sa->kind == WL_E_REF && sb->kind == WL_E_REF && sa->var && sa->var == sb->var)
-    return !(sa->var->flags & (WL_V_GLOBAL | WL_V_SHARED | WL_V_DEVICE)) &&
-           (wl_is_plain_local(sa->var) ? wl_local_assignments(f, sa->var, NULL) == 0
-                              : (sa->var->flags & WL_V_PARAM) != 0);
-  const wl_expr *ra = wl_local_resolve(f, sa), *rb = wl_local_resolve(f, sb);
-  if (ra == rb)
-    return true;
-  if (!wl_expr_pure(ra) || !wl_expr_pure(rb))
-    return false;
-  const char *ta = wl_source_text(ctx, ra->range), *tb = wl_source_text(ctx, rb->range);
-  return ta && tb && strcmp(ta, tb) == 0 && !strstr(ta, "__activemask");
-}
-
-/* srcLane = __ffs(mask) - 1 (lowest lane) or 31 - __clz(mask) (highest). */
-static leader_kind leader_of(const wl_rule_ctx *ctx, const wl_func *f, const wl_expr *src,
-                             const wl_expr *mask) {
-  const wl_expr *e = wl_local_resolve(f, src);
-  long long c;
-  if (!e || e->kind != WL_E_BINARY || e->nargs != 2 || e->op != WL_B_SUB)
-    return LEAD_NONE;
-  const wl_expr *a = wl_expr_strip(e->args[0]), *b = wl_expr_strip(e->args[1]);
-  if (wl_expr_is_call(a, "__ffs") && a->nargs == 1 && wl_consteval(b, &c) && c == 1 &&
-      same_value(ctx, f, a->args[0], mask))
-    return LEAD_LOW;
-  if (wl_consteval(a, &c) && c == 31 && wl_expr_is_call(b, "__clz") && b->nargs == 1 &&
-      same_value(ctx, f, b->args[0], mask))
-    return LEAD_HIGH;
-  return LEAD_NONE;
 }
 
 /* ---- the rule ------------------------------------------------------------- */
@@ -433,7 +395,7 @@ void wl_rule_shuffle_source_outside_mask(wl_rule_ctx *ctx) {
       mfam = fam_of_cond(l, bc, 1);
       what = "the __ballot_sync mask";
       for (size_t k = 0; k < nr && k < 4; k++)
-        if (rs[k].cond && rs[k].side == 1 && same_value(ctx, f, rs[k].cond, bc)) {
+        if (rs[k].cond && rs[k].side == 1 && wl_same_value(ctx, f, rs[k].cond, bc)) {
           tied = true; /* Listing 3: the ballot of the branch condition */
           if (reach.k == FAM_EXACT || reach.k == FAM_PREFIX || reach.k == FAM_SUFFIX)
             mfam = reach;
@@ -450,8 +412,9 @@ void wl_rule_shuffle_source_outside_mask(wl_rule_ctx *ctx) {
     /* the source operand */
     long long vals[MAXVALS];
     unsigned nv = 0;
-    leader_kind lead = sk == SRC_IDX ? leader_of(ctx, f, call->args[2], mask) : LEAD_NONE;
-    if (lead == LEAD_NONE) {
+    wl_leader_kind lead =
+        sk == SRC_IDX ? wl_mask_leader(ctx, f, call->args[2], mask) : WL_LEAD_NONE;
+    if (lead == WL_LEAD_NONE) {
       nv = operand_values(f, call, call->args[2], vals);
       if (nv == 0)
         continue;
@@ -474,9 +437,9 @@ void wl_rule_shuffle_source_outside_mask(wl_rule_ctx *ctx) {
           for (unsigned lane = 0; lane < 32 && !bad; lane++) {
             if (!(lanes >> lane & 1u))
               continue;
-            long long v = lead == LEAD_LOW    ? lowest(msets[a])
-                          : lead == LEAD_HIGH ? highest(msets[a])
-                                              : vals[x];
+            long long v = lead == WL_LEAD_LOW    ? lowest(msets[a])
+                          : lead == WL_LEAD_HIGH ? highest(msets[a])
+                                                 : vals[x];
             unsigned from = source(sk, v, (unsigned)width, lane);
             if (!(msets[a] >> from & 1u)) {
               bad = true;
@@ -493,12 +456,13 @@ void wl_rule_shuffle_source_outside_mask(wl_rule_ctx *ctx) {
       wl_lanes_describe(ctx->tu, &rr, why, sizeof why);
     const char *operand = sk == SRC_IDX ? "srcLane" : sk == SRC_XOR ? "laneMask" : "delta";
     char opdesc[96];
-    if (lead != LEAD_NONE)
-      snprintf(opdesc, sizeof opdesc, "the mask's %s lane", lead == LEAD_LOW ? "lowest" : "highest");
+    if (lead != WL_LEAD_NONE)
+      snprintf(opdesc, sizeof opdesc, "the mask's %s lane",
+               lead == WL_LEAD_LOW ? "lowest" : "highest");
     else
       snprintf(opdesc, sizeof opdesc, "%s %lld", operand, fl.v);
     const char *fix =
-        sk == SRC_IDX && lead == LEAD_NONE
+        sk == SRC_IDX && lead == WL_LEAD_NONE
             ? "read from a lane the mask is known to hold (the leader __ffs(mask) - 1), or run "
               "the shuffle where the whole warp is, with 0xffffffff"
             : "run the shuffle where the whole warp is, with 0xffffffff, and let the lanes "

@@ -3,6 +3,9 @@
 #include "local_values.h"
 
 #include <stddef.h>
+#include <string.h>
+
+#include "consteval.h"
 
 typedef struct assign_search {
   const wl_var *v;
@@ -52,4 +55,39 @@ const wl_expr *wl_local_resolve(const wl_func *f, const wl_expr *e) {
     e = e->var->init;
   }
   return e ? wl_expr_strip(e) : e;
+}
+
+/* Whether two expressions denote the same mask value: the same local, the
+ * same node after following single-assignment locals, or the same pure text. */
+bool wl_same_value(const wl_rule_ctx *ctx, const wl_func *f, const wl_expr *a, const wl_expr *b) {
+  const wl_expr *sa = wl_expr_strip(a), *sb = wl_expr_strip(b);
+  if (!sa || !sb)
+    return false;
+  if (sa->kind == WL_E_REF && sb->kind == WL_E_REF && sa->var && sa->var == sb->var)
+    return (wl_is_plain_local(sa->var) || (sa->var->flags & WL_V_PARAM)) &&
+           wl_local_assignments(f, sa->var, NULL) == 0;
+  const wl_expr *ra = wl_local_resolve(f, sa), *rb = wl_local_resolve(f, sb);
+  if (ra == rb)
+    return true;
+  if (!wl_expr_pure(ra) || !wl_expr_pure(rb))
+    return false;
+  const char *ta = wl_source_text(ctx, ra->range), *tb = wl_source_text(ctx, rb->range);
+  return ta && tb && strcmp(ta, tb) == 0 && !strstr(ta, "__activemask");
+}
+
+/* srcLane = __ffs(mask) - 1 (lowest lane) or 31 - __clz(mask) (highest). */
+wl_leader_kind wl_mask_leader(const wl_rule_ctx *ctx, const wl_func *f, const wl_expr *src,
+                              const wl_expr *mask) {
+  const wl_expr *e = wl_local_resolve(f, src);
+  long long c;
+  if (!e || e->kind != WL_E_BINARY || e->nargs != 2 || e->op != WL_B_SUB)
+    return WL_LEAD_NONE;
+  const wl_expr *a = wl_expr_strip(e->args[0]), *b = wl_expr_strip(e->args[1]);
+  if (wl_expr_is_call(a, "__ffs") && a->nargs == 1 && wl_consteval(b, &c) && c == 1 &&
+      wl_same_value(ctx, f, a->args[0], mask))
+    return WL_LEAD_LOW;
+  if (wl_consteval(a, &c) && c == 31 && wl_expr_is_call(b, "__clz") && b->nargs == 1 &&
+      wl_same_value(ctx, f, b->args[0], mask))
+    return WL_LEAD_HIGH;
+  return WL_LEAD_NONE;
 }
