@@ -747,6 +747,54 @@ static bool do_fixes(run_ctx *rc, wl_findings *all, FILE *out, bool *changed) {
   return ok;
 }
 
+/* The report in the chosen format. 0, or -1 when writing failed. */
+static int emit_report(const wl_cli_opts *o, FILE *dest, const wl_findings *all,
+                       wl_emit_info *info) {
+  switch (o->format) {
+  case WL_FMT_JSON: return wl_emit_json(dest, all, info);
+  case WL_FMT_SARIF: return wl_emit_sarif(dest, all, info);
+  case WL_FMT_GITHUB: return wl_emit_github(dest, all, info);
+  case WL_FMT_GITLAB: return wl_emit_gitlab(dest, all, info);
+  case WL_FMT_JUNIT: return wl_emit_junit(dest, all, info);
+  case WL_FMT_TEXT: break;
+  }
+  info->color = !o->output && want_color(o->color, dest);
+  return wl_emit_text(dest, all, info);
+}
+
+/* -o must not name an input: a source, the compilation database, the
+ * config or the baseline (the same file, whatever the spelling or link). */
+static bool output_is_input(const run_ctx *rc) {
+  const wl_cli_opts *o = rc->o;
+  struct stat out_st;
+  if (!o->output || stat(o->output, &out_st) != 0)
+    return false;
+  const char *named[] = {o->config, o->baseline, o->compdb};
+  for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+    struct stat st;
+    if (named[i] && stat(named[i], &st) == 0 && st.st_dev == out_st.st_dev &&
+        st.st_ino == out_st.st_ino)
+      return true;
+  }
+  if (o->compdb) { /* -p DIR: DIR/compile_commands.json */
+    wl_buf p;
+    wl_buf_init(&p);
+    wl_buf_printf(&p, "%s/compile_commands.json", o->compdb);
+    struct stat st;
+    bool same = stat(p.data, &st) == 0 && st.st_dev == out_st.st_dev && st.st_ino == out_st.st_ino;
+    wl_buf_free(&p);
+    if (same)
+      return true;
+  }
+  for (size_t i = 0; i < rc->njobs; i++) {
+    struct stat st;
+    if (stat(rc->jobs[i].canon, &st) == 0 && st.st_dev == out_st.st_dev &&
+        st.st_ino == out_st.st_ino)
+      return true;
+  }
+  return false;
+}
+
 int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   /* libclang parses on the analysis thread, whose stack is large
    * (WL_THREAD_STACK), instead of a thread of its own with 8 MiB */
@@ -778,6 +826,14 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   else
     collect_paths(&rc);
   skip_duplicates(&rc);
+  if (output_is_input(&rc)) {
+    fprintf(err, "warplint: error: -o %s: is one of the inputs; not overwritten\n", o.output);
+    free_ctx(&rc);
+    if (have_bl)
+      wl_baseline_free(&bl);
+    wl_cli_opts_free(&o);
+    return WL_EXIT_ERROR;
+  }
   prepare_jobs(&rc);
   run_all(&rc, o.jobs);
 
@@ -822,22 +878,34 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
     code = ok && nerrors == 0 ? WL_EXIT_CLEAN : WL_EXIT_ERROR;
   } else {
     size_t in_baseline = have_bl ? wl_baseline_filter(&bl, &all) : 0;
-    wl_emit_info info = {WARPLINT_VERSION, rc.cwd, errors, nerrors, analyzed, false};
+    wl_emit_info info = {WARPLINT_VERSION, rc.cwd, errors, nerrors, analyzed, false, false};
     int wr = 0;
     bool fixes_ok = true, changed = false;
+    /* -o: the report is built in memory and written atomically at the end */
+    char *report = NULL;
+    size_t report_len = 0;
+    FILE *dest = o.output ? open_memstream(&report, &report_len) : out;
+    if (!dest) {
+      fprintf(err, "warplint: error: -o %s: out of memory\n", o.output);
+      dest = out = stdout;
+      wr = -1;
+    }
     if (o.fix || o.diff || o.export_fixes)
-      fixes_ok = do_fixes(&rc, &all, out, &changed);
-    if (o.diff)
-      ; /* the diff is the output */
-    else
-      switch (o.format) {
-      case WL_FMT_JSON: wr = wl_emit_json(out, &all, &info); break;
-      case WL_FMT_SARIF: wr = wl_emit_sarif(out, &all, &info); break;
-      default:
-        info.color = want_color(o.color, out);
-        wr = wl_emit_text(out, &all, &info);
-        break;
+      fixes_ok = do_fixes(&rc, &all, dest, &changed);
+    info.execution_failed = nerrors > 0 || !fixes_ok;
+    if (!o.diff) /* else the diff is the output */
+      wr |= emit_report(&o, dest, &all, &info);
+    if (o.output && dest != out) {
+      wr |= fclose(dest) != 0 ? -1 : 0;
+      wl_buf e;
+      wl_buf_init(&e);
+      if (wr == 0 && !wl_write_file_atomic(o.output, report ? report : "", report_len, &e)) {
+        fprintf(err, "warplint: error: -o: %s\n", wl_buf_str(&e));
+        wr = 1; /* reported */
       }
+      wl_buf_free(&e);
+      free(report);
+    }
     if (o.format == WL_FMT_TEXT && !o.diff && (all.n > 0 || in_baseline > 0)) {
       fprintf(err, "%zu finding%s in %zu file%s analyzed", all.n, all.n == 1 ? "" : "s", analyzed,
               analyzed == 1 ? "" : "s");
@@ -845,7 +913,7 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
         fprintf(err, " (%zu more in the baseline)", in_baseline);
       fputc('\n', err);
     }
-    if (wr != 0)
+    if (wr < 0)
       fputs("warplint: error: could not write the output\n", err);
     bool failing = false;
     for (size_t i = 0; i < all.n && !failing; i++)

@@ -8,8 +8,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
+#include "emit.h"
 #include "parse.h"
 #include "rules.h"
+#include "suppress.h"
 
 static const char usage_text[] =
     "usage: warplint [options] <file-or-directory>... [-- <clang arguments>]\n"
@@ -19,7 +23,10 @@ static const char usage_text[] =
     "Directories are searched recursively for .cu and .cuh files.\n"
     "\n"
     "Output:\n"
-    "  --format=text|json|sarif   output format (default: text)\n"
+    "  --format=FORMAT            output format: text (default), json, sarif, github\n"
+    "                             (Actions annotations), gitlab (Code Quality) or junit\n"
+    "  -o FILE, --output=FILE     write the report to FILE (atomically) instead of stdout;\n"
+    "                             FILE must not be one of the inputs\n"
     "  --color=auto|always|never  colour in text output (default: auto, only on a terminal);\n"
     "                             --colour is the same\n"
     "  --fail-on=note|warning|error\n"
@@ -28,7 +35,7 @@ static const char usage_text[] =
     "  --exit-zero                exit 0 even when there are findings (2 still means an error)\n"
     "\n"
     "Rules:\n"
-    "  --list-rules               list the rules and exit\n"
+    "  --list-rules               list the rules and exit (as JSON with --format=json)\n"
     "  --explain RULE             print a rule's documentation and exit\n"
     "  --enable RULE[,RULE...]    run only these rules\n"
     "  --disable RULE[,RULE...]   do not run these rules\n"
@@ -161,6 +168,9 @@ enum {
   OPT_DISABLE,
 };
 
+/* --format's names, in the order of wl_out_format */
+static const char *const format_names[] = {"text", "json", "sarif", "github", "gitlab", "junit"};
+
 /* Aliases (--colour, --arch) share the value of the option they spell, so
  * that getopt_long does not call their common prefixes ambiguous. */
 static const struct option long_opts[] = {
@@ -191,17 +201,22 @@ static const struct option long_opts[] = {
     {"enable", required_argument, NULL, OPT_ENABLE},
     {"disable", required_argument, NULL, OPT_DISABLE},
     {"jobs", required_argument, NULL, 'j'},
+    {"output", required_argument, NULL, 'o'},
     {NULL, 0, NULL, 0},
 };
 
 /* '-': operands come back in order as option 1 (so that paths and options
  * mix, and what follows -- stays apart); ':': no messages from getopt. */
-static const char short_opts[] = "-:hvj:p:I:D:U:";
+static const char short_opts[] = "-:hvj:p:o:I:D:U:";
+
+static void bad_format(FILE *err) {
+  fputs("warplint: --format must be text, json, sarif, github, gitlab or junit\n", err);
+}
 
 /* The message for an option given without its value. */
 static void missing_value(int opt, const char *arg, FILE *err) {
   switch (opt) {
-  case OPT_FORMAT: fputs("warplint: --format must be text, json or sarif\n", err); break;
+  case OPT_FORMAT: bad_format(err); break;
   case OPT_COLOR: fputs("warplint: --color must be auto, always or never\n", err); break;
   case OPT_FAIL_ON: fputs("warplint: --fail-on must be note, warning or error\n", err); break;
   case OPT_CUDA_ARCH: fputs("warplint: invalid --cuda-arch '' (expected e.g. sm_75)\n", err); break;
@@ -216,6 +231,7 @@ static void missing_value(int opt, const char *arg, FILE *err) {
   case OPT_DISABLE: fputs("warplint: --disable needs a rule list\n", err); break;
   case 'p': fputs("warplint: -p needs a build directory or a compile_commands.json\n", err); break;
   case 'j': fputs("warplint: -j needs a number of jobs between 1 and 1024\n", err); break;
+  case 'o': fputs("warplint: -o needs a file\n", err); break;
   default: fprintf(err, "warplint: %s needs an argument\n", arg); break;
   }
 }
@@ -255,16 +271,51 @@ static void bad_option(const char *arg, int optopt_value, FILE *err) {
   wl_buf_free(&cands);
 }
 
-static void list_rules(FILE *out) {
-  for (size_t r = 0; r < wl_nrules; r++)
-    fprintf(out, "%-22s %-8s %s\n", wl_rules[r].id, wl_severity_name(wl_rules[r].severity),
-            wl_rules[r].summary);
+/* A registered rule, or a pseudo-rule of the suppression comments. */
+static const wl_rule *any_rule(const char *id) {
+  const wl_rule *r = wl_rule_find(id);
+  for (size_t i = 0; !r && i < wl_npseudo_rules; i++)
+    if (strcmp(wl_pseudo_rules[i].id, id) == 0)
+      r = &wl_pseudo_rules[i];
+  return r;
+}
+
+/* Text: one rule a line (the registered rules). JSON: every rule and
+ * pseudo-rule with its severity, summary and documentation URI. */
+static int list_rules(FILE *out, wl_out_format format) {
+  if (format != WL_FMT_JSON) {
+    for (size_t r = 0; r < wl_nrules; r++)
+      fprintf(out, "%-22s %-8s %s\n", wl_rules[r].id, wl_severity_name(wl_rules[r].severity),
+              wl_rules[r].summary);
+    return fflush(out) == 0 && !ferror(out) ? 0 : -1;
+  }
+  struct json_object *root = wl_emit_jobject();
+  wl_emit_jset(root, "version", wl_emit_jint(1));
+  struct json_object *rules = wl_emit_jarray();
+  for (size_t k = 0; k < wl_nrules + wl_npseudo_rules; k++) {
+    bool pseudo = k >= wl_nrules;
+    const wl_rule *r = pseudo ? &wl_pseudo_rules[k - wl_nrules] : &wl_rules[k];
+    struct json_object *o = wl_emit_jobject();
+    wl_emit_jset(o, "id", wl_emit_jstring(r->id));
+    wl_emit_jset(o, "severity", wl_emit_jstring(wl_severity_name(r->severity)));
+    wl_emit_jset(o, "summary", wl_emit_jstring(r->summary));
+    /* pseudo-rules are reported about suppression comments, not code */
+    wl_emit_jset(o, "kind", wl_emit_jstring(pseudo ? "suppression" : "code"));
+    char *uri = wl_rule_help_uri(r->id);
+    wl_emit_jset(o, "help_uri", wl_emit_jstring(uri));
+    free(uri);
+    wl_emit_jpush(rules, o);
+  }
+  wl_emit_jset(root, "rules", rules);
+  int rc = wl_emit_jwrite(out, root);
+  json_object_put(root);
+  return rc;
 }
 
 static wl_parse_result explain(const char *v, FILE *out, FILE *err) {
   if (!need(v, "--explain needs a rule id", err))
     return WL_ARGS_EXIT_USAGE;
-  const wl_rule *r = wl_rule_find(v);
+  const wl_rule *r = any_rule(v);
   if (!r) {
     fprintf(err, "warplint: unknown rule '%s' (see --list-rules)\n", v);
     return WL_ARGS_EXIT_USAGE;
@@ -297,17 +348,21 @@ static wl_parse_result take_option(wl_cli_opts *o, int opt, const char *v, bool 
       return WL_ARGS_EXIT_USAGE;
     o->export_fixes = v;
     break;
-  case OPT_FORMAT:
-    if (strcmp(v, "text") == 0)
-      o->format = WL_FMT_TEXT;
-    else if (strcmp(v, "json") == 0)
-      o->format = WL_FMT_JSON;
-    else if (strcmp(v, "sarif") == 0)
-      o->format = WL_FMT_SARIF;
-    else {
-      fputs("warplint: --format must be text, json or sarif\n", err);
+  case OPT_FORMAT: {
+    size_t k = 0, nf = sizeof format_names / sizeof format_names[0];
+    while (k < nf && strcmp(v, format_names[k]) != 0)
+      k++;
+    if (k == nf) {
+      bad_format(err);
       return WL_ARGS_EXIT_USAGE;
     }
+    o->format = (wl_out_format)k;
+    break;
+  }
+  case 'o':
+    if (!need(v, "-o needs a file", err))
+      return WL_ARGS_EXIT_USAGE;
+    o->output = v;
     break;
   case OPT_COLOR:
     if (strcmp(v, "auto") == 0)
@@ -449,7 +504,10 @@ wl_parse_result wl_cli_parse(int argc, char **argv, wl_cli_opts *o, FILE *out, F
   for (int i = optind; i < argc; i++)
     wl_vec_push(&o->clang_args, argv[i]);
   if (list) {
-    list_rules(out);
+    if (list_rules(out, o->format) != 0) {
+      fputs("warplint: error: could not write the output\n", err);
+      return WL_ARGS_EXIT_USAGE;
+    }
     return WL_ARGS_EXIT_OK;
   }
   if (o->paths.n == 0 && !o->compdb) {

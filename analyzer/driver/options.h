@@ -9,7 +9,14 @@
 #include "buf.h"
 #include "diag.h"
 
-typedef enum wl_out_format { WL_FMT_TEXT, WL_FMT_JSON, WL_FMT_SARIF } wl_out_format;
+typedef enum wl_out_format {
+  WL_FMT_TEXT,
+  WL_FMT_JSON,
+  WL_FMT_SARIF,
+  WL_FMT_GITHUB, /* GitHub Actions annotations */
+  WL_FMT_GITLAB, /* GitLab Code Quality */
+  WL_FMT_JUNIT,
+} wl_out_format;
 typedef enum wl_color_mode { WL_COLOR_AUTO, WL_COLOR_ALWAYS, WL_COLOR_NEVER } wl_color_mode;
 
 typedef struct wl_cli_opts {
@@ -38,6 +45,7 @@ typedef struct wl_cli_opts {
   bool fix_outside_project;   /* --fix-outside-project: --fix may write anywhere */
   bool diff;                  /* --diff: print the fixes as a unified diff, change nothing */
   const char *export_fixes;   /* --export-fixes FILE: clang-tidy YAML replacements */
+  const char *output;         /* -o FILE: the report goes there (atomically), not stdout */
 } wl_cli_opts;
 
 typedef enum wl_parse_result {

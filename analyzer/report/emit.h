@@ -1,4 +1,5 @@
-/* emit.h - the three output formats of a run's findings (text, JSON, SARIF)
+/* emit.h - the output formats of a run's findings (text, JSON, SARIF, and
+ * the CI formats: GitHub annotations, GitLab Code Quality, JUnit XML)
  * and the few helpers the JSON-based emitters share. Emitters print only;
  * they never sort, filter or exit. */
 #ifndef WARPLINT_EMIT_H
@@ -25,6 +26,8 @@ typedef struct wl_emit_info {
   size_t nerrors;
   size_t files_analyzed;
   bool color; /* text only: ANSI colours in clang's scheme */
+  bool execution_failed; /* the run exits 2 (input errors, failed writes): SARIF's
+                            executionSuccessful is false */
 } wl_emit_info;
 
 /* Each prints every finding of f (already sorted and de-duplicated) to out.
@@ -32,6 +35,16 @@ typedef struct wl_emit_info {
 int wl_emit_text(FILE *out, const wl_findings *f, const wl_emit_info *info);
 int wl_emit_json(FILE *out, const wl_findings *f, const wl_emit_info *info);
 int wl_emit_sarif(FILE *out, const wl_findings *f, const wl_emit_info *info);
+/* CI formats (emit_ci.c): GitHub Actions annotations, GitLab Code Quality
+ * JSON, JUnit XML. */
+int wl_emit_github(FILE *out, const wl_findings *f, const wl_emit_info *info);
+int wl_emit_gitlab(FILE *out, const wl_findings *f, const wl_emit_info *info);
+int wl_emit_junit(FILE *out, const wl_findings *f, const wl_emit_info *info);
+
+/* The documentation URI of a rule or pseudo-rule: WARPLINT_RULE_DOCS_URI
+ * (the rules/ folder of the repository, or where a build installs the docs)
+ * followed by "<id>.md". Caller frees. */
+char *wl_rule_help_uri(const char *id);
 
 /* ---- shared by emit_json.c and emit_sarif.c (defined in emit_json.c) ----
  * json-c constructors that abort on allocation failure like wl_xmalloc, so

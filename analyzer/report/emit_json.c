@@ -149,6 +149,13 @@ int wl_emit_jwrite(FILE *out, struct json_object *root) {
   return 0;
 }
 
+char *wl_rule_help_uri(const char *id) {
+  wl_buf b;
+  wl_buf_init(&b);
+  wl_buf_printf(&b, "%s%s.md", WARPLINT_RULE_DOCS_URI, id);
+  return wl_buf_detach(&b);
+}
+
 /* ---- warplint JSON --------------------------------------------------------- */
 
 static struct json_object *finding_json(const wl_finding *fd, const char *fingerprint) {

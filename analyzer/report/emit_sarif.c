@@ -183,6 +183,9 @@ static struct json_object *rule_json(const wl_rule *r) {
   if (md)
     wl_emit_jset(help, "markdown", wl_emit_jstring(md));
   wl_emit_jset(o, "help", help);
+  char *uri = wl_rule_help_uri(r->id);
+  wl_emit_jset(o, "helpUri", wl_emit_jstring(uri));
+  free(uri);
   struct json_object *conf = wl_emit_jobject();
   wl_emit_jset(conf, "level", wl_emit_jstring(wl_severity_name(r->severity)));
   wl_emit_jset(o, "defaultConfiguration", conf);
@@ -282,20 +285,13 @@ static struct json_object *fix_json(const wl_finding *fd) {
 }
 
 /* Findings about suppression comments come from pseudo-rules that are not in
- * the registry; SARIF lists them after the registered rules. */
-static const wl_rule pseudo_rules[] = {
-    {WL_RULE_INVALID_SUPPRESSION, WL_SEV_WARNING,
-     "A warplint suppression comment names an unknown rule or is malformed", NULL},
-    {WL_RULE_UNUSED_SUPPRESSION, WL_SEV_WARNING,
-     "A suppression comment silences nothing (--report-unused-suppressions)", NULL},
-};
-
+ * the registry (suppress.c); SARIF lists them after the registered rules. */
 static long long rule_index_of(const char *id) {
   const wl_rule *r = wl_rule_find(id);
   if (r)
     return (long long)wl_rule_index(r);
-  for (size_t i = 0; i < sizeof pseudo_rules / sizeof pseudo_rules[0]; i++)
-    if (strcmp(pseudo_rules[i].id, id) == 0)
+  for (size_t i = 0; i < wl_npseudo_rules; i++)
+    if (strcmp(wl_pseudo_rules[i].id, id) == 0)
       return (long long)(wl_nrules + i);
   return -1;
 }
@@ -332,7 +328,7 @@ static struct json_object *result_json(const wl_finding *fd, const char *fingerp
 
 static struct json_object *invocation_json(const wl_findings *f, const wl_emit_info *info) {
   struct json_object *inv = wl_emit_jobject();
-  wl_emit_jset(inv, "executionSuccessful", wl_emit_jbool(true));
+  wl_emit_jset(inv, "executionSuccessful", wl_emit_jbool(!(info && info->execution_failed)));
   struct json_object *notes = wl_emit_jarray();
   /* parts of files that were not analyzed (too deep, out of budget) */
   for (size_t i = 0; i < f->nnotices; i++) {
@@ -384,8 +380,8 @@ int wl_emit_sarif(FILE *out, const wl_findings *f, const wl_emit_info *info) {
   struct json_object *rules = wl_emit_jarray();
   for (size_t i = 0; i < wl_nrules; i++)
     wl_emit_jpush(rules, rule_json(&wl_rules[i]));
-  for (size_t i = 0; i < sizeof pseudo_rules / sizeof pseudo_rules[0]; i++)
-    wl_emit_jpush(rules, rule_json(&pseudo_rules[i]));
+  for (size_t i = 0; i < wl_npseudo_rules; i++)
+    wl_emit_jpush(rules, rule_json(&wl_pseudo_rules[i]));
   wl_emit_jset(driver, "rules", rules);
   struct json_object *tool = wl_emit_jobject();
   wl_emit_jset(tool, "driver", driver);

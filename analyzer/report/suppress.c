@@ -11,8 +11,14 @@
 #include "buf.h"
 #include "rules.h"
 
-static const char *const pseudo_rules[] = {WL_RULE_INVALID_SUPPRESSION, WL_RULE_UNUSED_SUPPRESSION};
-#define NPSEUDO (sizeof pseudo_rules / sizeof pseudo_rules[0])
+const wl_rule wl_pseudo_rules[] = {
+    {WL_RULE_INVALID_SUPPRESSION, WL_SEV_WARNING,
+     "A warplint suppression comment names an unknown rule or is malformed", NULL},
+    {WL_RULE_UNUSED_SUPPRESSION, WL_SEV_WARNING,
+     "A suppression comment silences nothing (--report-unused-suppressions)", NULL},
+};
+const size_t wl_npseudo_rules = sizeof wl_pseudo_rules / sizeof wl_pseudo_rules[0];
+#define NPSEUDO wl_npseudo_rules
 
 static bool id_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -27,7 +33,7 @@ static bool id_known(const char *id) {
     if (id_matches(id, wl_rules[i].id))
       return true;
   for (size_t i = 0; i < NPSEUDO; i++)
-    if (id_matches(id, pseudo_rules[i]))
+    if (id_matches(id, wl_pseudo_rules[i].id))
       return true;
   return false;
 }
@@ -278,7 +284,7 @@ bool wl_suppressions_match(wl_suppressions *s, const char *rule, unsigned line) 
 
 static bool is_pseudo(const char *id) {
   for (size_t i = 0; i < NPSEUDO; i++)
-    if (strcmp(id, pseudo_rules[i]) == 0)
+    if (strcmp(id, wl_pseudo_rules[i].id) == 0)
       return true;
   return false;
 }

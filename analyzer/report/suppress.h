@@ -17,10 +17,16 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "rules.h"
 
 /* Pseudo-rules: reported by warplint itself, not in the rule registry. */
 #define WL_RULE_INVALID_SUPPRESSION "invalid-suppression"
 #define WL_RULE_UNUSED_SUPPRESSION "unused-suppression"
+
+/* The pseudo-rules as rule records (id, severity, summary; no run
+ * function), for SARIF, --list-rules and --explain. */
+extern const wl_rule wl_pseudo_rules[];
+extern const size_t wl_npseudo_rules;
 
 typedef enum wl_sup_kind { WL_SUP_LINE, WL_SUP_NEXT_LINE, WL_SUP_FILE } wl_sup_kind;
 

@@ -35,7 +35,7 @@ expect_exit 2 -- "$WL" --fix=yes "$BAD"
 contains "$T/err" "'--fix' takes no value" "value given to a flag"
 # missing values keep their messages
 expect_exit 2 -- "$WL" "$BAD" --format
-contains "$T/err" "--format must be text, json or sarif" "--format without a value"
+contains "$T/err" "--format must be text, json, sarif, github, gitlab or junit" "--format without a value"
 expect_exit 2 -- "$WL" "$BAD" -j
 contains "$T/err" "-j needs a number" "-j without a value"
 expect_exit 2 -- "$WL" "$BAD" -I
