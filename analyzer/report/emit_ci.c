@@ -101,6 +101,18 @@ int wl_emit_github(FILE *out, const wl_findings *f, const wl_emit_info *info) {
     wl_buf_free(&m);
     wl_buf_putc(&b, '\n');
   }
+  for (size_t i = 0; i < f->nnotices; i++) { /* parts of files not analyzed */
+    const wl_note *n = &f->notices[i];
+    char *p = out_path(n->file, info);
+    wl_buf_puts(&b, "::notice file=");
+    gh_escape(&b, p, true);
+    free(p);
+    if (n->line > 0)
+      wl_buf_printf(&b, ",line=%u", n->line);
+    wl_buf_puts(&b, ",title=warplint::");
+    gh_escape(&b, n->message, false);
+    wl_buf_putc(&b, '\n');
+  }
   for (size_t i = 0; info && i < info->nerrors; i++) {
     const wl_input_error *e = &info->errors[i];
     wl_buf_puts(&b, "::error ");
@@ -159,7 +171,10 @@ int wl_emit_gitlab(FILE *out, const wl_findings *f, const wl_emit_info *info) {
   struct json_object *root = wl_emit_jarray();
   /* fingerprints of the findings under their normalized paths, so that
    * ./a.cu, a.cu and /abs/a.cu agree: a shallow copy with the paths replaced */
-  wl_findings norm = {wl_xcalloc(f->n ? f->n : 1, sizeof *norm.v), f->n, f->n};
+  wl_findings norm;
+  memset(&norm, 0, sizeof norm);
+  norm.v = wl_xcalloc(f->n ? f->n : 1, sizeof *norm.v);
+  norm.n = norm.cap = f->n;
   for (size_t i = 0; i < f->n; i++) {
     norm.v[i] = f->v[i];
     norm.v[i].file = out_path(f->v[i].file, info);
