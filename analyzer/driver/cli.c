@@ -762,39 +762,6 @@ static int emit_report(const wl_cli_opts *o, FILE *dest, const wl_findings *all,
   return wl_emit_text(dest, all, info);
 }
 
-/* -o must not name an input: a source, the compilation database, the
- * config or the baseline (the same file, whatever the spelling or link). */
-static bool output_is_input(const run_ctx *rc) {
-  const wl_cli_opts *o = rc->o;
-  struct stat out_st;
-  if (!o->output || stat(o->output, &out_st) != 0)
-    return false;
-  const char *named[] = {o->config, o->baseline, o->compdb};
-  for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
-    struct stat st;
-    if (named[i] && stat(named[i], &st) == 0 && st.st_dev == out_st.st_dev &&
-        st.st_ino == out_st.st_ino)
-      return true;
-  }
-  if (o->compdb) { /* -p DIR: DIR/compile_commands.json */
-    wl_buf p;
-    wl_buf_init(&p);
-    wl_buf_printf(&p, "%s/compile_commands.json", o->compdb);
-    struct stat st;
-    bool same = stat(p.data, &st) == 0 && st.st_dev == out_st.st_dev && st.st_ino == out_st.st_ino;
-    wl_buf_free(&p);
-    if (same)
-      return true;
-  }
-  for (size_t i = 0; i < rc->njobs; i++) {
-    struct stat st;
-    if (stat(rc->jobs[i].canon, &st) == 0 && st.st_dev == out_st.st_dev &&
-        st.st_ino == out_st.st_ino)
-      return true;
-  }
-  return false;
-}
-
 int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   /* libclang parses on the analysis thread, whose stack is large
    * (WL_THREAD_STACK), instead of a thread of its own with 8 MiB */
@@ -826,7 +793,7 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   else
     collect_paths(&rc);
   skip_duplicates(&rc);
-  if (output_is_input(&rc)) {
+  if (o.output && output_is_input(&rc, o.output)) {
     fprintf(err, "warplint: error: -o %s: is one of the inputs; not overwritten\n", o.output);
     free_ctx(&rc);
     if (have_bl)
