@@ -155,13 +155,14 @@ void wl_rule_activemask_as_mask(wl_rule_ctx *ctx) {
   wl_vec done = {0}; /* calls already reported */
   wl_mask_fixer *mf = wl_mask_fixer_of(ctx);
   for (size_t i = 0; i < n; i++) {
-    const wl_collective *co = wl_collective_of(cs[i]);
+    const wl_builtin *co = wl_collective_of(cs[i]);
     const wl_expr *mask = wl_collective_mask(cs[i]);
-    if (!mask || co->match) /* __match_any_sync(__activemask(), key): opportunistic, fine */
+    if (!mask ||
+        co->kind == WL_BK_MATCH) /* __match_any_sync(__activemask(), key): opportunistic, fine */
       continue;
     const wl_func *cf = wl_lanes_func_of_expr(l, cs[i]);
     /* a broadcast from the mask's leader gives the same for any set of lanes */
-    if (co->shuffle && !co->legacy && cs[i]->nargs >= 3 && strcmp(co->name, "__shfl_sync") == 0 &&
+    if (co->kind == WL_BK_SHFL && !co->legacy && cs[i]->nargs >= 3 &&
         wl_mask_leader(ctx, cf, cs[i]->args[2], mask) != WL_LEAD_NONE)
       continue;
     wl_mask_origin o[8];

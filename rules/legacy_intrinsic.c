@@ -7,39 +7,21 @@
 #include <string.h>
 
 #include "buf.h"
+#include "builtins.h"
 #include "mask_fix.h"
 #include "rules.h"
 
 #define RULE "legacy-intrinsic"
 
-typedef struct legacy_name {
-  const char *name;
-  const char *replacement;
-  bool vote;
-} legacy_name;
-
-static const legacy_name legacy[] = {
-    {"__shfl", "__shfl_sync", false},
-    {"__shfl_up", "__shfl_up_sync", false},
-    {"__shfl_down", "__shfl_down_sync", false},
-    {"__shfl_xor", "__shfl_xor_sync", false},
-    {"__ballot", "__ballot_sync", true},
-    {"__any", "__any_sync", true},
-    {"__all", "__all_sync", true},
-};
-
-static const legacy_name *find_legacy(const char *name) {
-  if (!name)
-    return NULL;
-  for (size_t i = 0; i < sizeof legacy / sizeof legacy[0]; i++)
-    if (strcmp(legacy[i].name, name) == 0)
-      return &legacy[i];
-  return NULL;
+/* A legacy warp intrinsic of the catalog (__shfl*, __ballot, __any, __all). */
+static const wl_builtin *find_legacy(const char *name) {
+  const wl_builtin *b = wl_builtin_find(name);
+  return b && b->legacy ? b : NULL;
 }
 
 /* The fix: `__shfl_down(v, d)` becomes `__shfl_down_sync(MASK, v, d)` with the
  * mask the lane analysis proves right (mask_fix.c); otherwise a suggestion. */
-static bool fix_call(wl_mask_fixer *mf, wl_finding *fd, const wl_expr *e, const legacy_name *ln) {
+static bool fix_call(wl_mask_fixer *mf, wl_finding *fd, const wl_expr *e, const wl_builtin *ln) {
   wl_rule_ctx *ctx = mf->ctx;
   const wl_tu *tu = ctx->tu;
   const char *why = NULL;
@@ -92,7 +74,7 @@ static bool fix_call(wl_mask_fixer *mf, wl_finding *fd, const wl_expr *e, const 
   return fd && fd->nedits > 0;
 }
 
-static bool report_call(wl_mask_fixer *mf, const wl_expr *e, const legacy_name *ln) {
+static bool report_call(wl_mask_fixer *mf, const wl_expr *e, const wl_builtin *ln) {
   wl_rule_ctx *ctx = mf->ctx;
   wl_finding *fd;
   if (!e->callee_in_prelude && e->callee_usr && *e->callee_usr) {
@@ -102,7 +84,7 @@ static bool report_call(wl_mask_fixer *mf, const wl_expr *e, const legacy_name *
                         "it and delete the overload",
                         ln->name, ln->replacement);
     wl_note_at(ctx, fd, e->callee_decl, "'%s' is defined here", ln->name);
-  } else if (ln->vote) {
+  } else if (ln->kind == WL_BK_VOTE) {
     fd = wl_report_expr(ctx, RULE, e,
                         "legacy warp vote '%s' has no mask: use '%s(mask, ...)'; for sm_70+ nvcc "
                         "only warns that it is deprecated, then ptxas rejects 'vote' without "
@@ -163,7 +145,7 @@ static bool visit_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
   li_state *st = ud;
   if (e->kind != WL_E_CALL)
     return true;
-  const legacy_name *ln = find_legacy(e->name);
+  const wl_builtin *ln = find_legacy(e->name);
   if (!ln)
     return true;
   /* obj.__any(...) or a member function of that name is not the intrinsic */
@@ -205,7 +187,7 @@ static bool whole_lines(const wl_tu *tu, wl_range r, wl_range *out) {
 /* A user definition of a legacy name (the hand-made double overload): CUDA 9+
  * headers define these names themselves for the host pass, so nvcc rejects it
  * as a redefinition, and the _sync forms take double natively. */
-static void report_definition(li_state *st, const wl_func *f, const legacy_name *ln) {
+static void report_definition(li_state *st, const wl_func *f, const wl_builtin *ln) {
   wl_rule_ctx *ctx = st->mf->ctx;
   wl_range at = {f->loc, f->loc};
   wl_finding *fd = wl_report_range(
@@ -239,7 +221,7 @@ void wl_rule_legacy_intrinsic(wl_rule_ctx *ctx) {
   }
   for (unsigned i = 0; i < ctx->tu->nfuncs; i++) {
     const wl_func *f = ctx->tu->funcs[i];
-    const legacy_name *ln = find_legacy(f->name);
+    const wl_builtin *ln = find_legacy(f->name);
     if (ln && !(f->flags & (WL_F_METHOD | WL_F_LAMBDA)) && f->body)
       report_definition(st, f, ln);
   }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "builtins.h"
 #include "lanes.h"
 #include "rules.h"
 #include "shared.h"
@@ -116,7 +117,7 @@ static bool rewrite_if(wl_rule_ctx *ctx, wl_finding *fd, const wl_stmt *ifs, con
                        const char *bar, bool lead) {
   const wl_expr *x = s->kind == WL_S_EXPR ? s->expr : NULL;
   if (!x || x->kind != WL_E_BINARY || !wl_binop_is_assign(x->op) || x->nargs != 2 || ifs->else_s ||
-      ifs->init || ifs->macro || !ifs->expr || !wl_expr_pure(ifs->expr))
+      ifs->init || ifs->macro || !ifs->expr || !wl_builtin_pure_expr(ifs->expr))
     return false;
   const char *cond = wl_source_text(ctx, ifs->expr->range);
   const char *lhs = wl_source_text(ctx, x->args[0]->range);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "builtins.h"
 #include "consteval.h"
 #include "lanes.h"
 #include "local_values.h"
@@ -336,15 +337,15 @@ void wl_rule_shuffle_source_outside_mask(wl_rule_ctx *ctx) {
   size_t n = wl_lanes_collectives(l, &cs);
   for (size_t i = 0; i < n; i++) {
     const wl_expr *call = cs[i];
-    const wl_collective *co = wl_collective_of(call);
+    const wl_builtin *co = wl_collective_of(call);
     const wl_expr *mask = wl_collective_mask(call);
     const wl_func *f = wl_lanes_func_of_expr(l, call);
-    if (!co || !co->shuffle || co->legacy || !mask || !f || call->nargs < 3)
+    if (!co || !wl_builtin_is_shuffle(co) || co->legacy || !mask || !f || call->nargs < 3)
       continue;
-    src_kind sk = strcmp(co->name, "__shfl_up_sync") == 0     ? SRC_UP
-                  : strcmp(co->name, "__shfl_down_sync") == 0 ? SRC_DOWN
-                  : strcmp(co->name, "__shfl_xor_sync") == 0  ? SRC_XOR
-                                                              : SRC_IDX;
+    src_kind sk = co->kind == WL_BK_SHFL_UP     ? SRC_UP
+                  : co->kind == WL_BK_SHFL_DOWN ? SRC_DOWN
+                  : co->kind == WL_BK_SHFL_XOR  ? SRC_XOR
+                                                : SRC_IDX;
     /* the width */
     long long width = 32;
     const wl_expr *wexpr = wl_collective_width(call);

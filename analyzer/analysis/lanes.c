@@ -538,57 +538,6 @@ static lv binop(walker *W, const wl_expr *e, int op, lv a, lv b) {
   return r;
 }
 
-static bool lane_like_name(const char *name) {
-  if (!name)
-    return false;
-  char low[64];
-  size_t n = 0;
-  for (const char *p = name; *p && n + 1 < sizeof low; p++)
-    if (*p != '_')
-      low[n++] = (char)tolower((unsigned char)*p);
-  low[n] = '\0';
-  const char *l = strstr(low, "lane");
-  if (!l)
-    return false;
-  l += 4;
-  return strncmp(l, "id", 2) == 0 || strncmp(l, "idx", 3) == 0 || strncmp(l, "index", 5) == 0 ||
-         strncmp(l, "num", 3) == 0 || strcmp(low, "lane") == 0 || strcmp(low, "getlane") == 0;
-}
-
-/* Results of known device functions that are not collectives. */
-static bool lane_dependent_builtin(const char *n) {
-  static const char *const names[] = {"__lanemask_lt", "__lanemask_le",  "__lanemask_eq",
-                                      "__lanemask_gt", "__lanemask_ge",  "clock",
-                                      "clock64",       "__laneid",       "thread_rank",
-                                      "thread_index",  "inclusive_scan", "exclusive_scan"};
-  if (!n)
-    return false;
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (strcmp(n, names[i]) == 0)
-      return true;
-  return strncmp(n, "atomic", 6) == 0;
-}
-
-static bool uniform_builtin(const char *n) {
-  static const char *const names[] = {"ballot",
-                                      "any",
-                                      "all",
-                                      "reduce",
-                                      "meta_group_rank",
-                                      "meta_group_size",
-                                      "size",
-                                      "num_threads",
-                                      "__syncthreads_count",
-                                      "__syncthreads_and",
-                                      "__syncthreads_or"};
-  if (!n)
-    return false;
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (strcmp(n, names[i]) == 0)
-      return true;
-  return false;
-}
-
 /* Default arguments that clang materializes in macro expansions have no location. */
 static bool is_default_arg(const wl_expr *a) {
   return a && a->kind == WL_E_OTHER && a->nargs == 0 && !a->range.begin.file && !a->loc.file;
@@ -646,19 +595,19 @@ static lv eval_call(walker *W, const wl_expr *e) {
   bool member = ce && ce->kind == WL_E_MEMBER;
   if (member && ce->nargs == 1 && ce->args[0])
     all = lv_join(all, lv_deps(eval(W, ce->args[0])));
-  const wl_collective *co = wl_collective_of(e);
+  const wl_builtin *co = wl_collective_of(e), *b = NULL;
   lv r = LV_UNIFORM;
   finfo *g;
   unsigned off;
   if (co) {
-    if (co->shuffle) {
-      int vi = co->mask_arg + 1;
+    if (wl_builtin_is_shuffle(co)) {
+      int vi = co->src_arg - 1; /* the value shuffled */
       const wl_expr *w = arg_at(e, co->width_arg);
       long long wv = 32;
       bool full_width = !w || (fold(w, &wv) && wv == 32);
       lv val = (unsigned)vi < n ? a[vi] : LV_UNIFORM;
       lv src = (unsigned)(vi + 1) < n ? a[vi + 1] : LV_UNIFORM;
-      bool broadcast = strcmp(co->name, "__shfl_sync") == 0 || strcmp(co->name, "__shfl") == 0;
+      bool broadcast = co->kind == WL_BK_SHFL;
       if (broadcast && full_width) {
         r = lv_noshape(val);
         r.flags &= ~LV_LD;
@@ -667,19 +616,19 @@ static lv eval_call(walker *W, const wl_expr *e) {
       } else {
         r = lv_noshape(lv_join(val, lv_deps(src)));
       }
-    } else if (co->match) {
+    } else if (co->kind == WL_BK_MATCH) {
       r.flags = LV_MATCH;
     } else {
       r.flags = LV_VOTE;
     }
-  } else if (name_is(e, "__activemask")) {
+  } else if ((b = wl_builtin_find(e->name)) != NULL && b->kind == WL_BK_ACTIVEMASK) {
     r.flags = LV_LD | LV_AM;
     r.shape = SH_AM;
     r.am = e;
-  } else if (!e->callee && (lane_dependent_builtin(e->name) || lane_like_name(e->name))) {
+  } else if (!e->callee && ((b && b->result == WL_BR_LANE) || wl_builtin_name_says_lane(e->name))) {
     r = all;
     r.flags |= LV_LD;
-  } else if (!e->callee && e->callee_in_prelude && uniform_builtin(e->name)) {
+  } else if (!e->callee && e->callee_in_prelude && b && b->result == WL_BR_UNIFORM) {
     r.flags = LV_VOTE;
   } else if ((g = call_target(L, e, &off)) != NULL) {
     lv *pa = a + off;
@@ -1752,60 +1701,31 @@ size_t wl_lanes_activemask_origins(const wl_lanes *l, const wl_expr *e, wl_mask_
 
 /* ---- collectives --------------------------------------------------------- */
 
-static const wl_collective collectives[] = {
-    {"__shfl_sync", 0, 3, true, false, false},
-    {"__shfl_up_sync", 0, 3, true, false, false},
-    {"__shfl_down_sync", 0, 3, true, false, false},
-    {"__shfl_xor_sync", 0, 3, true, false, false},
-    {"__ballot_sync", 0, -1, false, false, false},
-    {"__any_sync", 0, -1, false, false, false},
-    {"__all_sync", 0, -1, false, false, false},
-    {"__uni_sync", 0, -1, false, false, false},
-    {"__match_any_sync", 0, -1, false, true, false},
-    {"__match_all_sync", 0, -1, false, true, false},
-    {"__reduce_add_sync", 0, -1, false, false, false},
-    {"__reduce_min_sync", 0, -1, false, false, false},
-    {"__reduce_max_sync", 0, -1, false, false, false},
-    {"__reduce_and_sync", 0, -1, false, false, false},
-    {"__reduce_or_sync", 0, -1, false, false, false},
-    {"__reduce_xor_sync", 0, -1, false, false, false},
-    {"__syncwarp", 0, -1, false, false, false},
-    {"__shfl", -1, 2, true, false, true},
-    {"__shfl_up", -1, 2, true, false, true},
-    {"__shfl_down", -1, 2, true, false, true},
-    {"__shfl_xor", -1, 2, true, false, true},
-    {"__ballot", -1, -1, false, false, true},
-    {"__any", -1, -1, false, false, true},
-    {"__all", -1, -1, false, false, true},
-};
-
-const wl_collective *wl_collective_of(const wl_expr *e) {
+const wl_builtin *wl_collective_of(const wl_expr *e) {
   if (!e || e->kind != WL_E_CALL || !e->name || e->callee || e->callee_is_method ||
       (e->callee_expr && e->callee_expr->kind == WL_E_MEMBER))
     return NULL;
-  for (size_t i = 0; i < sizeof collectives / sizeof collectives[0]; i++)
-    if (strcmp(collectives[i].name, e->name) == 0)
-      return &collectives[i];
-  return NULL;
+  const wl_builtin *b = wl_builtin_find(e->name);
+  return wl_builtin_is_warp_intrinsic(b) ? b : NULL;
 }
 
 const wl_expr *wl_collective_mask(const wl_expr *e) {
-  const wl_collective *c = wl_collective_of(e);
+  const wl_builtin *c = wl_collective_of(e);
   return c ? arg_at(e, c->mask_arg) : NULL;
 }
 
 const wl_expr *wl_collective_width(const wl_expr *e) {
-  const wl_collective *c = wl_collective_of(e);
+  const wl_builtin *c = wl_collective_of(e);
   return c ? arg_at(e, c->width_arg) : NULL;
 }
 
 bool wl_collective_full_mask(const wl_expr *e) {
-  const wl_collective *c = wl_collective_of(e);
+  const wl_builtin *c = wl_collective_of(e);
   if (!c || c->legacy)
     return false;
   const wl_expr *m = arg_at(e, c->mask_arg);
   if (!m)
-    return strcmp(c->name, "__syncwarp") == 0;
+    return c->kind == WL_BK_SYNCWARP;
   return wl_consteval_is_full_mask(m);
 }
 
@@ -1816,7 +1736,7 @@ static const wl_expr *full_warp_in(const wl_lanes *l, const finfo *g, const wl_e
   for (size_t i = 0; i < l->colls.n; i++) {
     const wl_expr *c = l->colls.v[i];
     const rec *r = rec_of(l, c);
-    const wl_collective *co = wl_collective_of(c);
+    const wl_builtin *co = wl_collective_of(c);
     if (!r || r->fi != g || co->legacy || rec_partial(l, r))
       continue;
     if (wl_collective_full_mask(c))

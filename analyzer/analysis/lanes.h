@@ -59,6 +59,7 @@
 #include <stddef.h>
 
 #include "analyses.h"
+#include "builtins.h"
 #include "ir.h"
 
 typedef struct wl_lanes_opts {
@@ -145,19 +146,11 @@ bool wl_lanes_whole_warp(const wl_lanes *l, const wl_expr *e);
 
 /* ---- warp collectives and their masks --------------------------------- */
 
-typedef struct wl_collective {
-  const char *name;
-  int mask_arg;  /* index of the mask argument, -1 for the legacy intrinsics */
-  int width_arg; /* index of the width argument of a shuffle, -1 otherwise */
-  bool shuffle;
-  bool match; /* __match_any_sync / __match_all_sync */
-  bool legacy;
-} wl_collective;
-
 /* The warp collective that call `e` is (CUDA 9+ *_sync intrinsics, __syncwarp,
- * legacy __shfl*, __ballot, __any, __all), or NULL. Member calls (cooperative
- * groups) are not intrinsics. */
-const wl_collective *wl_collective_of(const wl_expr *e);
+ * legacy __shfl*, __ballot, __any, __all: the catalog's warp intrinsics), or
+ * NULL. Member calls (cooperative groups) and functions with a body in the
+ * file are not intrinsics. */
+const wl_builtin *wl_collective_of(const wl_expr *e);
 /* The mask argument of a collective call; NULL when absent (then the mask is
  * the default: __syncwarp() means 0xffffffff) or for legacy intrinsics. */
 const wl_expr *wl_collective_mask(const wl_expr *e);

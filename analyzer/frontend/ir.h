@@ -302,10 +302,6 @@ const char *wl_binop_spelling(int op);
 /* The statement that holds s directly in f (a compound statement whose kid it
  * is, or the if/loop whose branch or body it is); NULL when none. */
 const wl_stmt *wl_stmt_parent(const wl_func *f, const wl_stmt *s);
-/* Whether evaluating e has no side effects: no assignment, increment, comma,
- * lambda or unknown node, and no call except side-effect-free built-ins
- * (__popc, __ffs, __clz, __brev, __lanemask_*, min, max). NULL is pure. */
-bool wl_expr_pure(const wl_expr *e);
 const char *wl_unop_spelling(int op);
 
 #endif

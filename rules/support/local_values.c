@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "builtins.h"
 #include "consteval.h"
 
 typedef struct assign_search {
@@ -69,7 +70,7 @@ bool wl_same_value(const wl_rule_ctx *ctx, const wl_func *f, const wl_expr *a, c
   const wl_expr *ra = wl_local_resolve(f, sa), *rb = wl_local_resolve(f, sb);
   if (ra == rb)
     return true;
-  if (!wl_expr_pure(ra) || !wl_expr_pure(rb))
+  if (!wl_builtin_pure_expr(ra) || !wl_builtin_pure_expr(rb))
     return false;
   const char *ta = wl_source_text(ctx, ra->range), *tb = wl_source_text(ctx, rb->range);
   return ta && tb && strcmp(ta, tb) == 0 && !strstr(ta, "__activemask");

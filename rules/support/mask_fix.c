@@ -9,6 +9,7 @@
 
 #include "analyses.h"
 #include "buf.h"
+#include "builtins.h"
 #include "consteval.h"
 #include "lanes.h"
 #include "mask_fix.h"
@@ -92,9 +93,9 @@ wl_mask_fixer *wl_mask_fixer_of(wl_rule_ctx *ctx) {
  * reads from a lane of the set (or keeps its own value at a segment edge).
  * A lane outside the mask gives an undefined value, so a mask fix is only
  * trusted when this holds. Non-constant offsets cannot be checked: false. */
-static bool sources_inside(const wl_expr *call, const wl_collective *co, unsigned set) {
-  unsigned si = co->mask_arg >= 0 ? 2 : 1; /* the legacy forms have no mask argument */
-  const wl_expr *src = call->nargs > si ? call->args[si] : NULL;
+static bool sources_inside(const wl_expr *call, const wl_builtin *co, unsigned set) {
+  unsigned si = (unsigned)co->src_arg;
+  const wl_expr *src = co->src_arg >= 0 && call->nargs > si ? call->args[si] : NULL;
   const wl_expr *wexpr = wl_collective_width(call);
   long long off, width = 32;
   if (!src || !wl_consteval(src, &off) || (wexpr && !wl_consteval(wexpr, &width)) || width < 1 ||
@@ -103,17 +104,9 @@ static bool sources_inside(const wl_expr *call, const wl_collective *co, unsigne
   for (unsigned lane = 0; lane < 32; lane++) {
     if (!(set >> lane & 1u))
       continue;
-    long long base = lane / width * width, from;
-    if ((strcmp(co->name, "__shfl_sync") == 0 || strcmp(co->name, "__shfl") == 0))
-      from = base + ((off % width) + width) % width;
-    else if ((strcmp(co->name, "__shfl_up_sync") == 0 || strcmp(co->name, "__shfl_up") == 0))
-      from = (long long)lane - off < base ? lane : (long long)lane - off;
-    else if ((strcmp(co->name, "__shfl_down_sync") == 0 || strcmp(co->name, "__shfl_down") == 0))
-      from = (long long)lane + off >= base + width ? lane : (long long)lane + off;
-    else if ((strcmp(co->name, "__shfl_xor_sync") == 0 || strcmp(co->name, "__shfl_xor") == 0))
-      from = (long long)(lane ^ (unsigned)off);
-    else
+    if (!wl_builtin_is_shuffle(co))
       return false;
+    long long from = wl_builtin_shuffle_source(co->kind, lane, off, width);
     if (from < 0 || from > 31 || !(set >> from & 1u))
       return false;
   }
@@ -163,7 +156,7 @@ wl_mask_choice wl_choose_mask(wl_mask_fixer *mf, const wl_expr *call, char *mask
     *why = "the branch itself is reached by only part of a warp";
     return WL_MASK_NONE;
   }
-  if (ifs->init || !wl_expr_pure(r[0].cond)) {
+  if (ifs->init || !wl_builtin_pure_expr(r[0].cond)) {
     *why = "the branch condition has side effects or declares a variable";
     return WL_MASK_NONE;
   }
@@ -182,9 +175,9 @@ wl_mask_choice wl_choose_mask(wl_mask_fixer *mf, const wl_expr *call, char *mask
     *why = "the branch condition is not plain source text of this file";
     return WL_MASK_NONE;
   }
-  const wl_collective *co = wl_collective_of(call);
+  const wl_builtin *co = wl_collective_of(call);
   unsigned set = 0;
-  if (co && co->shuffle &&
+  if (co && wl_builtin_is_shuffle(co) &&
       !(wl_lanes_reaching_lanes(l, call, &set) && sources_inside(call, co, set))) {
     *why = "the shuffle may read from lanes outside the branch's mask (undefined values): move "
            "the shuffle where every lane it reads from runs it";

@@ -549,26 +549,11 @@ static const val *incdec(ctx *c, state *st, const wl_expr *e) {
 
 /* ---- calls ---- */
 
-static bool is_barrier_name(const char *n) {
-  static const char *const names[] = {"__syncthreads",
-                                      "__syncthreads_count",
-                                      "__syncthreads_and",
-                                      "__syncthreads_or",
-                                      "__syncwarp",
-                                      "__barrier_sync",
-                                      "sync",
-                                      "arrive_and_wait",
-                                      "barrier_sync"};
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (strcmp(n, names[i]) == 0)
-      return true;
-  return false;
-}
-
 static bool is_barrier_call(const wl_expr *e) {
   if (!e->name || e->callee)
     return false;
-  if (is_barrier_name(e->name))
+  const wl_builtin *b = wl_builtin_find(e->name);
+  if (b && b->orders == WL_BO_BARRIER)
     return true;
   /* a wrapper defined elsewhere (a header that is missing): my_syncwarp(), block_sync(),
    * local_barrier() */
@@ -588,21 +573,8 @@ static bool is_barrier_call(const wl_expr *e) {
 static bool is_warp_collective(const wl_expr *e) {
   if (!e->name || e->callee || !e->callee_in_prelude)
     return false;
-  static const char *const sync_names[] = {
-      "__shfl_sync",       "__shfl_up_sync",    "__shfl_down_sync",  "__shfl_xor_sync",
-      "__ballot_sync",     "__all_sync",        "__any_sync",        "__uni_sync",
-      "__match_any_sync",  "__match_all_sync",  "__reduce_add_sync", "__reduce_min_sync",
-      "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync",  "__reduce_xor_sync"};
-  for (size_t i = 0; i < sizeof sync_names / sizeof sync_names[0]; i++)
-    if (strcmp(e->name, sync_names[i]) == 0)
-      return true;
-  static const char *const cg_names[] = {
-      "reduce", "shfl", "shfl_up",   "shfl_down", "shfl_xor",       "ballot",
-      "any",    "all",  "match_any", "match_all", "inclusive_scan", "exclusive_scan"};
-  for (size_t i = 0; i < sizeof cg_names / sizeof cg_names[0]; i++)
-    if (strcmp(e->name, cg_names[i]) == 0)
-      return true;
-  return false;
+  const wl_builtin *b = wl_builtin_find(e->name);
+  return b && b->orders == WL_BO_COLLECTIVE;
 }
 
 /* the variable a method is called on: g.sync(), tile.thread_rank() */
@@ -618,10 +590,12 @@ static const wl_var *method_object(const wl_expr *e) {
 static const val *cg_call(ctx *c, const wl_expr *e) {
   if (!e->name || e->callee)
     return NULL;
-  bool rank = strcmp(e->name, "thread_rank") == 0;
-  bool meta = strcmp(e->name, "meta_group_rank") == 0;
-  bool size = strcmp(e->name, "size") == 0 || strcmp(e->name, "num_threads") == 0;
-  if (size || strcmp(e->name, "meta_group_size") == 0) { /* the same in every lane */
+  const wl_builtin *b = wl_builtin_find(e->name);
+  wl_builtin_kind kind = b ? b->kind : WL_BK_MATH;
+  bool rank = kind == WL_BK_GROUP_RANK;
+  bool meta = kind == WL_BK_GROUP_META_RANK;
+  bool size = kind == WL_BK_GROUP_SIZE;
+  if (size || kind == WL_BK_GROUP_META_SIZE) { /* the same in every lane */
     const wl_var *o = method_object(e);
     const char *t = o && o->type_spelling ? strstr(o->type_spelling, "tile<") : NULL;
     if (!o || !o->type_spelling || !strstr(o->type_spelling, "thread_block"))
@@ -652,16 +626,6 @@ static const val *cg_call(ctx *c, const wl_expr *e) {
   if (rank && strstr(o->type_spelling, "thread_block"))
     return smd_vint(c, smd_thread_x(c), false);
   return NULL;
-}
-
-static bool pure_intrinsic(const char *n) {
-  static const char *const names[] = {"min",   "max",    "umin",     "umax",
-                                      "abs",   "__popc", "__popcll", "__clz",
-                                      "__ffs", "__brev", "__mul24",  "__umul24"};
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (strcmp(n, names[i]) == 0)
-      return true;
-  return false;
 }
 
 /* SharedMemory<T>() in a template: the struct's conversion operator, found by USR */
@@ -825,7 +789,9 @@ static int operator_binop(const char *n) {
  * opposed to a library function of the toolkit's headers (cub's
  * BlockReduce::Sum, which may hold a barrier). */
 static bool intrinsic_name(const char *n) {
-  return !n || strncmp(n, "__", 2) == 0 || strncmp(n, "atomic", 6) == 0 || pure_intrinsic(n) ||
+  const wl_builtin *b = wl_builtin_find(n);
+  return !n || strncmp(n, "__", 2) == 0 ||
+         (b && (b->kind == WL_BK_ATOMIC || b->result == WL_BR_ARGS)) ||
          strncmp(n, "operator", 8) == 0;
 }
 
@@ -903,7 +869,8 @@ static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
   const val *cg = cg_call(c, e);
   if (cg)
     return cg;
-  if (e->name && e->callee_in_prelude && pure_intrinsic(e->name)) {
+  const wl_builtin *bi = e->callee_in_prelude ? wl_builtin_find(e->name) : NULL;
+  if (bi && bi->result == WL_BR_ARGS) {
     if (e->nargs == 2 && (strstr(e->name, "min") || strstr(e->name, "max")))
       return smd_vint(c,
                       wl_lf_op(&c->lc, strstr(e->name, "min") ? WL_LOP_MIN : WL_LOP_MAX,

@@ -10,6 +10,7 @@
 
 #include "affine.h"
 #include "buf.h"
+#include "builtins.h"
 #include "shared.h"
 
 #define MAX_UNROLL 64         /* iterations of a loop with a constant trip count */

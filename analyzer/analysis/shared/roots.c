@@ -129,19 +129,6 @@ static bool scan_params_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
   return true;
 }
 
-/* warp_id, warpId, wid: by name, the index of a warp (the same in all its
- * lanes), not of a thread, whatever the body does with it */
-static bool names_a_warp(const char *n) {
-  if (!n)
-    return false;
-  char low[64];
-  size_t k = 0;
-  for (; n[k] && k + 1 < sizeof low; k++)
-    low[k] = (char)((n[k] >= 'A' && n[k] <= 'Z') ? n[k] - 'A' + 'a' : n[k]);
-  low[k] = 0;
-  return strstr(low, "warp") || strcmp(low, "wid") == 0 || strcmp(low, "w") == 0;
-}
-
 static void scan_params(ctx *c, const wl_func *f) {
   unsigned n = f->nparams;
   if (!n)
@@ -155,7 +142,7 @@ static void scan_params(ctx *c, const wl_func *f) {
     if (ps.array[i] && (p->type & WL_T_POINTER))
       wl_vec_push(&c->array_params, (void *)p);
     if (!kernel && ps.plain[i] && ps.moved[i] && smd_is_int_type(p->type) &&
-        !(p->type & WL_T_POINTER) && !names_a_warp(p->name))
+        !(p->type & WL_T_POINTER) && !wl_builtin_name_says_warp(p->name))
       wl_vec_push(&c->tid_params, (void *)p);
   }
   free(ps.plain);
