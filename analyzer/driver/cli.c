@@ -22,6 +22,7 @@
 #include "diag.h"
 #include "emit.h"
 #include "fix.h"
+#include "isolate.h"
 #include "options.h"
 #include "project.h"
 #include "rules.h"
@@ -75,6 +76,7 @@ typedef struct run_ctx {
   job *jobs;
   size_t njobs, cap;
   wl_vec input_errors; /* char*: path, message, path, ...: config errors for the emitters */
+  wl_vec rule_ids;     /* char*: rule ids from worker processes that are not registered rules */
 } run_ctx;
 
 static profile *new_profile(run_ctx *rc, const wl_config *cfg) {
@@ -472,18 +474,66 @@ static void *worker(void *arg) {
   return NULL;
 }
 
+/* In a worker process (isolate.h): one job, with the worker's parser. */
+static void iso_run(size_t i, void **state, wl_findings *out, wl_iso_result *res, void *ud) {
+  run_state *rs = ud;
+  if (!*state)
+    *state = wl_parser_new();
+  job *j = &rs->rc->jobs[i];
+  run_job(*state, j, rs->rc->o->fix || rs->rc->o->diff);
+  wl_findings_move(out, &j->findings);
+  res->error = j->error;
+  j->error = NULL;
+  res->meta[0] = j->hashed;
+  res->meta[1] = j->hash;
+  res->meta[2] = j->len;
+}
+
+/* Back in the parent: the job's findings, or why it failed. */
+static void iso_done(size_t i, wl_findings *findings, wl_iso_result *res, void *ud) {
+  run_state *rs = ud;
+  job *j = &rs->rc->jobs[i];
+  wl_findings_move(&j->findings, findings);
+  free(j->error);
+  j->error = res->error;
+  j->hashed = res->meta[0] != 0;
+  j->hash = res->meta[1];
+  j->len = (size_t)res->meta[2];
+  if (rs->progress) {
+    rs->done++;
+    fprintf(rs->rc->err, "\r\033[K[%zu/%zu] %s", rs->done, rs->total, j->path);
+    fflush(rs->rc->err);
+  }
+}
+
+/* Every job, each file's parse and analysis in a worker process, so that a
+ * crash on one file loses only that file (isolate.h); with no process to be
+ * had, in threads of this one. */
 static void run_all(run_ctx *rc, long nthreads) {
   run_state rs;
   memset(&rs, 0, sizeof rs);
   rs.rc = rc;
   pthread_mutex_init(&rs.lock, NULL);
-  for (size_t i = 0; i < rc->njobs; i++)
-    rs.total += !rc->jobs[i].skip && !rc->jobs[i].error;
+  bool *todo = wl_xcalloc(rc->njobs ? rc->njobs : 1, sizeof *todo);
+  for (size_t i = 0; i < rc->njobs; i++) {
+    todo[i] = !rc->jobs[i].skip && !rc->jobs[i].error;
+    rs.total += todo[i];
+  }
   rs.progress = rs.total > WL_PROGRESS_MIN_FILES && isatty(fileno(rc->err));
   if (nthreads > (long)rs.total)
     nthreads = (long)rs.total;
   if (nthreads < 1)
     nthreads = 1;
+  wl_iso_opts io = {rc->njobs, todo, nthreads, WL_THREAD_STACK, iso_run, iso_done, &rs,
+                    &rc->rule_ids};
+  if (rs.total == 0 || wl_isolate_run(&io)) {
+    free(todo);
+    if (rs.progress)
+      fputs("\r\033[K", rc->err);
+    pthread_mutex_destroy(&rs.lock);
+    return;
+  }
+  free(todo);
   pthread_attr_t attr;
   bool have_attr = pthread_attr_init(&attr) == 0;
   if (have_attr && pthread_attr_setstacksize(&attr, WL_THREAD_STACK) != 0) {
@@ -539,6 +589,9 @@ static void free_ctx(run_ctx *rc) {
   for (size_t i = 0; i < rc->input_errors.n; i++)
     free(rc->input_errors.v[i]);
   wl_vec_free(&rc->input_errors);
+  for (size_t i = 0; i < rc->rule_ids.n; i++)
+    free(rc->rule_ids.v[i]);
+  wl_vec_free(&rc->rule_ids);
   free(rc->last_dir);
   free(rc->cwd);
   if (rc->have_db)

@@ -1,0 +1,515 @@
+/* isolate.c - worker processes for the analysis (isolate.h). The parent forks
+ * up to N workers before it starts any thread; it hands each idle worker the
+ * index of the next job down a pipe and reads the job's findings back,
+ * serialized, from another. A worker that dies (a signal, an exit) while it
+ * holds a job turns that job into an input error; a new worker takes over the
+ * remaining jobs. Output does not depend on which worker ran which job. */
+#include "isolate.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rules.h"
+#include "suppress.h"
+
+/* ------------------------------------------------------------------------ */
+/* Serialization: little-endian u64 numbers, strings as length + bytes      */
+
+#define NULL_STR UINT64_MAX
+
+static void put_u64(wl_buf *b, uint64_t v) {
+  char x[8];
+  for (int i = 0; i < 8; i++)
+    x[i] = (char)(unsigned char)(v >> (8 * i));
+  wl_buf_add(b, x, 8);
+}
+
+static void put_str(wl_buf *b, const char *s) {
+  if (!s) {
+    put_u64(b, NULL_STR);
+    return;
+  }
+  size_t n = strlen(s);
+  put_u64(b, n);
+  wl_buf_add(b, s, n);
+}
+
+typedef struct reader {
+  const unsigned char *p;
+  size_t n, at;
+  bool bad;
+} reader;
+
+static uint64_t get_u64(reader *r) {
+  if (r->bad || r->n - r->at < 8) {
+    r->bad = true;
+    return 0;
+  }
+  uint64_t v = 0;
+  for (int i = 0; i < 8; i++)
+    v |= (uint64_t)r->p[r->at + (size_t)i] << (8 * i);
+  r->at += 8;
+  return v;
+}
+
+static unsigned get_u32(reader *r) {
+  uint64_t v = get_u64(r);
+  return v <= UINT32_MAX ? (unsigned)v : 0;
+}
+
+static char *get_str(reader *r) {
+  uint64_t n = get_u64(r);
+  if (r->bad || n == NULL_STR)
+    return NULL;
+  if (n > r->n - r->at) {
+    r->bad = true;
+    return NULL;
+  }
+  char *s = wl_xmalloc((size_t)n + 1);
+  memcpy(s, r->p + r->at, (size_t)n);
+  s[n] = '\0';
+  r->at += (size_t)n;
+  return s;
+}
+
+static void put_result(wl_buf *b, size_t job, const wl_findings *f, const wl_iso_result *res) {
+  put_u64(b, job);
+  put_str(b, res->error);
+  for (int i = 0; i < 3; i++)
+    put_u64(b, res->meta[i]);
+  put_u64(b, f->n);
+  for (size_t i = 0; i < f->n; i++) {
+    const wl_finding *fd = &f->v[i];
+    put_str(b, fd->rule);
+    put_u64(b, (uint64_t)fd->severity);
+    put_str(b, fd->file);
+    put_u64(b, fd->line);
+    put_u64(b, fd->col);
+    put_u64(b, fd->end_line);
+    put_u64(b, fd->end_col);
+    put_u64(b, fd->offset);
+    put_str(b, fd->message);
+    put_str(b, fd->line_text);
+    put_str(b, fd->suggestion);
+    put_u64(b, fd->nnotes);
+    for (size_t k = 0; k < fd->nnotes; k++) {
+      put_str(b, fd->notes[k].file);
+      put_u64(b, fd->notes[k].line);
+      put_u64(b, fd->notes[k].col);
+      put_str(b, fd->notes[k].message);
+    }
+    put_u64(b, fd->nedits);
+    for (size_t k = 0; k < fd->nedits; k++) {
+      put_str(b, fd->edits[k].file);
+      put_u64(b, fd->edits[k].offset);
+      put_u64(b, fd->edits[k].length);
+      put_str(b, fd->edits[k].text);
+    }
+  }
+  put_u64(b, f->nnotices);
+  for (size_t k = 0; k < f->nnotices; k++) {
+    put_str(b, f->notices[k].file);
+    put_u64(b, f->notices[k].line);
+    put_u64(b, f->notices[k].col);
+    put_str(b, f->notices[k].message);
+  }
+}
+
+/* The static id of a rule (findings keep rule ids as static strings). */
+static const char *rule_id(const wl_iso_opts *o, char *s) {
+  const char *known = NULL;
+  for (size_t i = 0; i < wl_nrules && !known; i++)
+    if (strcmp(wl_rules[i].id, s) == 0)
+      known = wl_rules[i].id;
+  if (!known && strcmp(s, WL_RULE_INVALID_SUPPRESSION) == 0)
+    known = WL_RULE_INVALID_SUPPRESSION;
+  if (!known && strcmp(s, WL_RULE_UNUSED_SUPPRESSION) == 0)
+    known = WL_RULE_UNUSED_SUPPRESSION;
+  if (known) {
+    free(s);
+    return known;
+  }
+  wl_vec_push(o->rule_ids, s);
+  return s;
+}
+
+static char *or_empty(char *s) { return s ? s : wl_xstrdup(""); }
+
+/* Reads one result; false when it is malformed. */
+static bool get_result(const wl_iso_opts *o, reader *r, size_t *job, wl_findings *f,
+                       wl_iso_result *res) {
+  *job = (size_t)get_u64(r);
+  res->error = get_str(r);
+  for (int i = 0; i < 3; i++)
+    res->meta[i] = get_u64(r);
+  uint64_t n = get_u64(r);
+  for (uint64_t i = 0; i < n && !r->bad; i++) {
+    char *rule = get_str(r);
+    if (!rule)
+      return false;
+    unsigned sev = get_u32(r);
+    char *file = or_empty(get_str(r));
+    unsigned line = get_u32(r), col = get_u32(r), end_line = get_u32(r), end_col = get_u32(r);
+    wl_finding *fd = wl_findings_add(f, rule_id(o, rule),
+                                     sev <= WL_SEV_ERROR ? (wl_severity)sev : WL_SEV_WARNING, file,
+                                     line, col, end_line, end_col, "");
+    free(file);
+    fd->end_line = end_line;
+    fd->end_col = end_col;
+    fd->offset = get_u32(r);
+    free(fd->message);
+    fd->message = or_empty(get_str(r));
+    free(fd->line_text);
+    fd->line_text = or_empty(get_str(r));
+    fd->suggestion = get_str(r);
+    uint64_t nn = get_u64(r);
+    for (uint64_t k = 0; k < nn && !r->bad; k++) {
+      char *nf = or_empty(get_str(r));
+      unsigned nl = get_u32(r), nc = get_u32(r);
+      char *nm = or_empty(get_str(r));
+      wl_finding_add_note(fd, nf, nl, nc, nm);
+      free(nf);
+      free(nm);
+    }
+    uint64_t ne = get_u64(r);
+    for (uint64_t k = 0; k < ne && !r->bad; k++) {
+      char *ef = or_empty(get_str(r));
+      unsigned eo = get_u32(r), el = get_u32(r);
+      char *et = or_empty(get_str(r));
+      wl_finding_add_edit(fd, ef, eo, el, et);
+      free(ef);
+      free(et);
+    }
+  }
+  uint64_t nn = get_u64(r);
+  for (uint64_t k = 0; k < nn && !r->bad; k++) {
+    char *nf = or_empty(get_str(r));
+    unsigned nl = get_u32(r), nc = get_u32(r);
+    char *nm = or_empty(get_str(r));
+    wl_findings_add_notice(f, nf, nl, nc, nm);
+    free(nf);
+    free(nm);
+  }
+  return !r->bad && r->at == r->n;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The worker                                                               */
+
+static bool write_all(int fd, const char *p, size_t n) {
+  while (n > 0) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return false;
+    p += w;
+    n -= (size_t)w;
+  }
+  return true;
+}
+
+static bool read_all(int fd, char *p, size_t n) {
+  while (n > 0) {
+    ssize_t r = read(fd, p, n);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      return false;
+    p += r;
+    n -= (size_t)r;
+  }
+  return true;
+}
+
+typedef struct worker_args {
+  const wl_iso_opts *o;
+  int cmd, res;
+} worker_args;
+
+/* Jobs come as 8-byte indices; each result goes back as its length and the
+ * serialized result. */
+static void *worker_loop(void *arg) {
+  worker_args *w = arg;
+  void *state = NULL;
+  char x[8];
+  while (read_all(w->cmd, x, sizeof x)) {
+    size_t job = 0;
+    for (int i = 0; i < 8; i++)
+      job |= (size_t)(unsigned char)x[i] << (8 * i);
+    wl_findings f;
+    wl_findings_init(&f);
+    wl_iso_result res;
+    memset(&res, 0, sizeof res);
+    w->o->run(job, &state, &f, &res, w->o->ud);
+    wl_buf b;
+    wl_buf_init(&b);
+    put_u64(&b, 0); /* length, filled in below */
+    put_result(&b, job, &f, &res);
+    size_t len = b.len - 8;
+    for (int i = 0; i < 8; i++)
+      b.data[i] = (char)(unsigned char)((uint64_t)len >> (8 * i));
+    bool ok = write_all(w->res, b.data, b.len);
+    wl_buf_free(&b);
+    wl_findings_free(&f);
+    free(res.error);
+    if (!ok)
+      break;
+  }
+  return NULL;
+}
+
+static void worker_main(const wl_iso_opts *o, int cmd, int res) {
+  worker_args w = {o, cmd, res};
+  pthread_attr_t attr;
+  pthread_t t;
+  bool have_attr = pthread_attr_init(&attr) == 0;
+  if (have_attr && pthread_attr_setstacksize(&attr, o->stack) != 0) {
+    pthread_attr_destroy(&attr);
+    have_attr = false;
+  }
+  if (pthread_create(&t, have_attr ? &attr : NULL, worker_loop, &w) == 0)
+    pthread_join(t, NULL);
+  else
+    worker_loop(&w);
+  if (have_attr)
+    pthread_attr_destroy(&attr);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The parent                                                               */
+
+typedef struct slot {
+  pid_t pid; /* 0: no worker */
+  int cmd, res;
+  bool busy;
+  size_t job;
+  wl_buf in; /* bytes read, not yet a whole result */
+} slot;
+
+static bool start_worker(const wl_iso_opts *o, slot *s, slot *all, long n) {
+  int cmd[2], res[2];
+  if (pipe(cmd) != 0)
+    return false;
+  if (pipe(res) != 0) {
+    close(cmd[0]);
+    close(cmd[1]);
+    return false;
+  }
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(cmd[0]), close(cmd[1]), close(res[0]), close(res[1]);
+    return false;
+  }
+  if (pid == 0) {
+    close(cmd[1]);
+    close(res[0]);
+    for (long i = 0; i < n; i++) /* the other workers' pipes */
+      if (all[i].pid > 0) {
+        close(all[i].cmd);
+        close(all[i].res);
+      }
+    worker_main(o, cmd[0], res[1]);
+    _exit(0); /* nothing of the parent's (buffers, atexit handlers) runs twice */
+  }
+  close(cmd[0]);
+  close(res[1]);
+  s->pid = pid;
+  s->cmd = cmd[1];
+  s->res = res[0];
+  s->busy = false;
+  s->in.len = 0;
+  return true;
+}
+
+static void stop_worker(slot *s, int *status) {
+  close(s->cmd);
+  close(s->res);
+  int st = 0;
+  while (waitpid(s->pid, &st, 0) < 0 && errno == EINTR)
+    ;
+  if (status)
+    *status = st;
+  s->pid = 0;
+}
+
+static char *crash_message(int status) {
+  char msg[256];
+  if (WIFSIGNALED(status))
+    snprintf(msg, sizeof msg,
+             "the analysis of this file crashed (signal %d, %s); it was not analyzed, the other "
+             "files were",
+             WTERMSIG(status), strsignal(WTERMSIG(status)));
+  else
+    snprintf(msg, sizeof msg,
+             "the analysis of this file stopped unexpectedly (exit status %d); it was not "
+             "analyzed, the other files were",
+             WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  return wl_xstrdup(msg);
+}
+
+/* Takes every whole result out of s->in. False when one is malformed. */
+static bool take_results(const wl_iso_opts *o, slot *s) {
+  for (;;) {
+    if (s->in.len < 8)
+      return true;
+    reader hr = {(const unsigned char *)s->in.data, 8, 0, false};
+    uint64_t len = get_u64(&hr);
+    if (len > s->in.len - 8)
+      return true;
+    reader r = {(const unsigned char *)s->in.data + 8, (size_t)len, 0, false};
+    wl_findings f;
+    wl_findings_init(&f);
+    size_t job = 0;
+    wl_iso_result res;
+    memset(&res, 0, sizeof res);
+    bool ok = get_result(o, &r, &job, &f, &res) && s->busy && job == s->job;
+    if (ok) {
+      s->busy = false;
+      o->done(job, &f, &res, o->ud);
+    } else {
+      free(res.error);
+    }
+    wl_findings_free(&f);
+    size_t used = 8 + (size_t)len;
+    memmove(s->in.data, s->in.data + used, s->in.len - used);
+    s->in.len -= used;
+    if (!ok)
+      return false;
+  }
+}
+
+static bool send_job(slot *s, size_t job) {
+  char x[8];
+  for (int i = 0; i < 8; i++)
+    x[i] = (char)(unsigned char)((uint64_t)job >> (8 * i));
+  s->busy = true;
+  s->job = job;
+  return write_all(s->cmd, x, sizeof x);
+}
+
+bool wl_isolate_run(const wl_iso_opts *o) {
+  long n = o->workers < 1 ? 1 : o->workers;
+  slot *slots = wl_xcalloc((size_t)n, sizeof *slots);
+  /* a worker that died leaves its job's result pipe closed: no SIGPIPE */
+  struct sigaction sa, old;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = SIG_IGN;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGPIPE, &sa, &old);
+  size_t next = 0, running = 0;
+  bool started_any = false;
+  struct pollfd *pf = wl_xcalloc((size_t)n, sizeof *pf);
+  for (;;) {
+    while (next < o->njobs && !o->todo[next])
+      next++;
+    /* give idle workers a job; start workers as needed */
+    for (long i = 0; i < n && next < o->njobs; i++) {
+      slot *s = &slots[i];
+      if (s->pid == 0 && !start_worker(o, s, slots, n))
+        continue;
+      started_any = true;
+      if (s->busy)
+        continue;
+      if (!send_job(s, next)) {
+        /* the worker is gone: collected below */
+      }
+      running++;
+      next++;
+      while (next < o->njobs && !o->todo[next])
+        next++;
+    }
+    if (!started_any)
+      break;
+    /* no more jobs: let idle workers finish */
+    for (long i = 0; i < n && next >= o->njobs; i++)
+      if (slots[i].pid > 0 && !slots[i].busy)
+        stop_worker(&slots[i], NULL);
+    if (running == 0)
+      break;
+    nfds_t np = 0;
+    for (long i = 0; i < n; i++)
+      if (slots[i].pid > 0) {
+        pf[np].fd = slots[i].res;
+        pf[np].events = POLLIN;
+        pf[np].revents = 0;
+        np++;
+      }
+    if (np == 0)
+      break;
+    if (poll(pf, np, -1) < 0) {
+      if (errno == EINTR)
+        continue;
+      break;
+    }
+    for (long i = 0; i < n; i++) {
+      slot *s = &slots[i];
+      if (s->pid == 0)
+        continue;
+      nfds_t k = 0;
+      while (k < np && pf[k].fd != s->res)
+        k++;
+      if (k == np || !(pf[k].revents & (POLLIN | POLLHUP | POLLERR)))
+        continue;
+      char chunk[65536];
+      ssize_t got = read(s->res, chunk, sizeof chunk);
+      if (got < 0 && errno == EINTR)
+        continue;
+      bool dead = got <= 0;
+      if (!dead) {
+        wl_buf_add(&s->in, chunk, (size_t)got);
+        bool was_busy = s->busy;
+        dead = !take_results(o, s);
+        if (was_busy && !s->busy)
+          running--;
+      }
+      if (dead) {
+        bool was_busy = s->busy;
+        size_t job = s->job;
+        int status = 0;
+        kill(s->pid, SIGKILL); /* a malformed result: the worker cannot be trusted */
+        stop_worker(s, &status);
+        if (was_busy) {
+          wl_findings none;
+          wl_findings_init(&none);
+          wl_iso_result res;
+          memset(&res, 0, sizeof res);
+          res.error = crash_message(status);
+          o->done(job, &none, &res, o->ud);
+          running--;
+        }
+        s->busy = false;
+      }
+    }
+  }
+  for (long i = 0; i < n; i++) {
+    if (slots[i].pid > 0)
+      stop_worker(&slots[i], NULL);
+    wl_buf_free(&slots[i].in);
+  }
+  /* jobs no worker could be started for are not skipped silently */
+  for (; started_any && next < o->njobs; next++)
+    if (o->todo[next]) {
+      wl_findings none;
+      wl_findings_init(&none);
+      wl_iso_result res;
+      memset(&res, 0, sizeof res);
+      res.error = wl_xstrdup("not analyzed: no worker process could be started");
+      o->done(next, &none, &res, o->ud);
+    }
+  sigaction(SIGPIPE, &old, NULL);
+  free(pf);
+  free(slots);
+  return started_any;
+}
