@@ -88,6 +88,15 @@ static const struct {
     {"nvcc --some-future-flag -DKEEP -c x.cu", "-DKEEP", 0, WL_LANG_UNKNOWN, 1},
     /* a value missing at the end of the command */
     {"nvcc -c x.cu -I", "", 0, WL_LANG_UNKNOWN, 1},
+    /* hostile entries: nothing that writes files or loads code reaches libclang */
+    {"nvcc -Xclang -load -Xclang /tmp/evil.so -fplugin=/tmp/evil.so -fpass-plugin=/tmp/e.so -H "
+     "-MD -MF /tmp/dep --serialize-diagnostics /tmp/d -o /tmp/out -Wp,-MD,/tmp/x -save-temps "
+     "-Xclang -header-include-file -Xclang /tmp/h -mllvm -x -DOK -c x.cu",
+     "-DOK", 0, WL_LANG_UNKNOWN, 3},
+    {"nvcc -Xcompiler=-fplugin=/tmp/e.so,-MD,-MF,/tmp/dep,-H,-DHOST -c x.cu", "-DHOST", 0,
+     WL_LANG_UNKNOWN, 0},
+    /* a macro definition stays one line */
+    {"nvcc \"-DA=1\n#pragma clang system_header\" -DB -c x.cu", "-DB", 0, WL_LANG_UNKNOWN, 1},
 };
 
 START_TEST(test_translate_table) {

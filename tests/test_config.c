@@ -106,7 +106,44 @@ static const struct {
     {"[rules]\nexclude = a\n", ".warplint:2: 'exclude' belongs before the [rules] section"},
     {"legacy-intrinsic = off\n", ".warplint:1: rule 'legacy-intrinsic' must be set in the [rules]"},
     {" = x\n", ".warplint:1: missing key"},
+    /* clang-args: only the allow-list (include paths, macros, language, standard, warnings) */
+    {"\nclang-args = -DOK -Xclang -header-include-file -Xclang ../x -H\n",
+     ".warplint:2: clang-args: '-Xclang' is not allowed: it passes arguments to clang's internals"},
+    {"clang-args = -H\n", ".warplint:1: clang-args: '-H' is not allowed: it writes"},
+    {"clang-args = -fplugin=/tmp/evil.so\n", ".warplint:1: clang-args: '-fplugin=/tmp/evil.so' is "
+                                               "not allowed: it loads code"},
+    {"clang-args = -load evil.so\n", ".warplint:1: clang-args: '-load' is not allowed"},
+    {"clang-args = -MD -MF dep.d\n", ".warplint:1: clang-args: '-MD' is not allowed: it writes"},
+    {"clang-args = -o out\n", ".warplint:1: clang-args: '-o' is not allowed: it writes a file"},
+    {"clang-args = @args.rsp\n", ".warplint:1: clang-args: '@args.rsp' is not allowed: response"},
+    {"clang-args = --serialize-diagnostics d\n", ".warplint:1: clang-args: "
+                                                  "'--serialize-diagnostics' is not allowed"},
+    {"clang-args = -Wp,-MD,dep.d\n", ".warplint:1: clang-args: '-Wp,-MD,dep.d' is not allowed"},
+    {"clang-args = -mllvm -x\n", ".warplint:1: clang-args: '-mllvm' is not allowed"},
+    {"clang-args = -include-pch x.pch\n", ".warplint:1: clang-args: '-include-pch' is not allowed"},
+    {"clang-args = -DA -- /etc/passwd\n", ".warplint:1: clang-args: '--' is not allowed"},
+    {"clang-args = extra.cu\n", ".warplint:1: clang-args: 'extra.cu' is not allowed: not a flag"},
+    {"clang-args = -x 'c++;rm'\n", ".warplint:1: clang-args: '-x' is not allowed: not a language"},
+    {"clang-args = --cuda-gpu-arch=sm_80\n", ".warplint:1: clang-args: '--cuda-gpu-arch=sm_80' is "
+                                               "not allowed: set the architecture with"},
+    {"clang-args = [\"-DA\", \"-Xclang\", \"-load\"]\n", ".warplint:1: clang-args: '-Xclang'"},
 };
+
+/* What clang-args may hold (argtrust.h). */
+START_TEST(test_clang_args_allowed) {
+  wl_config c;
+  wl_buf err;
+  wl_buf_init(&err);
+  const char *text = "clang-args = -DA -D B -UC -U D -Iinc -I inc -isystem s -iquote q -idirafter "
+                     "d -include pre.h -imacros m.h -std=c++17 --std=c++14 -x cuda -xcuda -Wall "
+                     "-Wno-unused -Werror=shadow -w -O2 -g -fno-exceptions -nocudainc -nocudalib "
+                     "-m64 -pthread -fgnuc-version=12 --cuda-path=/usr/local/cuda\n";
+  ck_assert_msg(wl_config_parse("/p/.warplint", "/p", text, &c, &err), "%s", wl_buf_str(&err));
+  ck_assert_uint_eq(c.clang_args.n, 37);
+  wl_config_free(&c);
+  wl_buf_free(&err);
+}
+END_TEST
 
 START_TEST(test_lane_assumptions) {
   wl_config c;
@@ -208,6 +245,7 @@ Suite *wl_suite_config(void) {
   tcase_add_loop_test(tc, test_errors, 0, (int)(sizeof bad / sizeof bad[0]));
   tcase_add_test(tc, test_load_missing);
   tcase_add_test(tc, test_lane_assumptions);
+  tcase_add_test(tc, test_clang_args_allowed);
   suite_add_tcase(s, tc);
   tc = tcase_create("globs");
   tcase_add_loop_test(tc, test_globs, 0, (int)(sizeof globs / sizeof globs[0]));

@@ -7,6 +7,8 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "compdb.h"
 
+#include "argtrust.h"
+
 #include <clang-c/CXCompilationDatabase.h>
 #include <errno.h>
 #include <json-c/json.h>
@@ -574,6 +576,21 @@ void wl_translate_command(const char *const *argv, size_t argc, const char *dir,
   }
   out->arch = wl_pick_arch(t.archs, t.narchs);
   free(t.archs);
+  /* the database is untrusted: whatever the translation lets through must
+   * also pass the allow-list of argtrust.h (nothing that writes or loads) */
+  size_t w = 0;
+  for (size_t i = 0; i < out->args.n;) {
+    const char *why = NULL;
+    size_t n = wl_arg_trusted((const char *const *)out->args.v, out->args.n, i, &why);
+    if (n == 0) {
+      note(&t, "flag '%s' dropped: %s", (const char *)out->args.v[i], why);
+      free(out->args.v[i++]);
+      continue;
+    }
+    for (size_t k = 0; k < n; k++)
+      out->args.v[w++] = out->args.v[i++];
+  }
+  out->args.n = w;
 }
 
 /* ------------------------------------------------------------------------ */

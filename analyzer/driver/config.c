@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "argtrust.h"
 #include "compdb.h"
 #include "parse.h"
 #include "rules.h"
@@ -271,6 +272,18 @@ static bool general_key(cfg_parser *cp, size_t k, char *value) {
       if (!wl_split_args(value, &words, &e))
         ok = fail(cp, "clang-args: %s", wl_buf_str(&e));
       wl_buf_free(&e);
+    }
+    /* a repository's .warplint is untrusted: only the allow-list of argtrust.h */
+    for (size_t i = 0; i < words.n && ok;) {
+      const char *reason = NULL;
+      size_t n = wl_arg_trusted((const char *const *)words.v, words.n, i, &reason);
+      if (n == 0)
+        ok = fail(cp,
+                  "clang-args: '%s' is not allowed: %s (a .warplint may set include paths, "
+                  "macros, language and standard flags; give other flags after -- on the "
+                  "command line)",
+                  (const char *)words.v[i], reason);
+      i += n;
     }
     if (ok)
       add_clang_args(cp, &words);
