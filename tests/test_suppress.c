@@ -47,6 +47,36 @@ static const struct {
     {"s = \"a\\\"b // NOLINT\"; x;\n", 1, false},
     /* a block comment over several lines: the directive's own line counts */
     {"/* header\n   warplint-disable-next-line legacy-intrinsic\n*/\nx;\n", 3, true},
+    /* blocks: from the begin comment's line to the end comment's line */
+    {"// NOLINTBEGIN(legacy-intrinsic)\nx;\ny;\n// NOLINTEND(legacy-intrinsic)\nz;\n", 3, true},
+    {"// NOLINTBEGIN(legacy-intrinsic)\nx;\ny;\n// NOLINTEND(legacy-intrinsic)\nz;\n", 5, false},
+    {"a;\n// NOLINTBEGIN(legacy-intrinsic)\nx;\n// NOLINTEND(legacy-intrinsic)\n", 1, false},
+    {"// NOLINTBEGIN\nx;\n// NOLINTEND\n", 2, true},
+    {"// NOLINTBEGIN(bugprone-x)\nx;\n// NOLINTEND(bugprone-x)\n", 2, false},
+    {"// warplint-disable-begin legacy-intrinsic -- old kernels\nx;\n"
+     "// warplint-disable-end legacy-intrinsic\n",
+     2, true},
+    {"// warplint-disable-begin\nx;\n// warplint-disable-end\n", 2, true},
+    {"x; /* NOLINTBEGIN(legacy-intrinsic) */ y; /* NOLINTEND(legacy-intrinsic) */\n", 1, true},
+    /* nested blocks pair by their rule lists */
+    {"// NOLINTBEGIN(legacy-intrinsic)\n// NOLINTBEGIN(missing-syncwarp)\n"
+     "// NOLINTEND(legacy-intrinsic)\nx;\n// NOLINTEND(missing-syncwarp)\n",
+     4, false},
+    {"// NOLINTBEGIN(legacy-intrinsic)\n// NOLINTBEGIN(missing-syncwarp)\n"
+     "// NOLINTEND(legacy-intrinsic)\nx;\n// NOLINTEND(missing-syncwarp)\n",
+     3, true},
+    /* unmatched: nothing silenced; a NOLINT end does not close a warplint begin */
+    {"// NOLINTBEGIN(legacy-intrinsic)\nx;\n", 2, false},
+    {"x;\n// NOLINTEND(legacy-intrinsic)\n", 1, false},
+    {"// NOLINTBEGIN(legacy-intrinsic)\nx;\n// NOLINTEND(missing-syncwarp)\n", 2, false},
+    {"// warplint-disable-begin legacy-intrinsic\nx;\n// NOLINTEND(legacy-intrinsic)\n", 2, false},
+    /* malformed lists silence nothing (they used to silence every rule) */
+    {"x; // NOLINT(,,,,)\n", 1, false},
+    {"x; // NOLINT()\n", 1, false},
+    {"// NOLINTNEXTLINE(\nx;\n", 2, false},
+    {"// NOLINTNEXTLINE(legacy-intrinsic\nx;\n", 2, false},
+    {"x; // warplint-disable-line ,,,,\n", 1, false},
+    {"x; // NOLINT(legacy-intrinsic,,)\n", 1, true},
 };
 
 START_TEST(test_grammar) {
@@ -151,6 +181,130 @@ START_TEST(test_other_files_untouched) {
 }
 END_TEST
 
+/* Unmatched begins and ends are reported (always: clang-tidy reports them
+ * as errors); malformed lists are invalid-suppression findings. */
+START_TEST(test_blocks_and_malformed_reported) {
+  const char *src = "// NOLINTBEGIN(legacy-intrinsic)\n"           /* 1: unmatched begin */
+                    "x;\n"                                         /* 2 */
+                    "// warplint-disable-end missing-syncwarp\n"   /* 3: unmatched end */
+                    "y; // NOLINT(,,,,)\n"                         /* 4: empty list */
+                    "// NOLINTNEXTLINE(legacy-intrinsic\n"         /* 5: unclosed */
+                    "z;\n"                                         /* 6 */
+                    "// warplint-disable-begin legacy-intrinsic\n" /* 7 */
+                    "w;\n"                                         /* 8: silenced */
+                    "// warplint-disable-end legacy-intrinsic\n";  /* 9 */
+  wl_findings f;
+  wl_findings_init(&f);
+  add(&f, RULE, 2);
+  add(&f, RULE, 4);
+  add(&f, RULE, 6);
+  add(&f, RULE, 8);
+  wl_suppress_apply(src, strlen(src), "t.cu", NULL, false, &f);
+  wl_findings_sort_dedup(&f);
+  ck_assert_uint_eq(count(&f, RULE), 3);
+  ck_assert_uint_eq(count(&f, WL_RULE_UNUSED_SUPPRESSION), 2);
+  ck_assert_uint_eq(count(&f, WL_RULE_INVALID_SUPPRESSION), 2);
+  const char *want[][2] = {
+      {"1", "NOLINTBEGIN(legacy-intrinsic) without a matching NOLINTEND: it silences nothing"},
+      {"3", "warplint-disable-end missing-syncwarp without a matching warplint-disable-begin"},
+      {"4", "empty rule list in NOLINT: it silences nothing"},
+      {"5", "unclosed '(' in NOLINTNEXTLINE: it silences nothing"},
+  };
+  for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+    bool found = false;
+    for (size_t i = 0; i < f.n; i++)
+      found |= f.v[i].line == (unsigned)atoi(want[w][0]) && strstr(f.v[i].message, want[w][1]);
+    ck_assert_msg(found, "no finding '%s' on line %s", want[w][1], want[w][0]);
+  }
+  wl_findings_free(&f);
+  /* a used block is not reported; an unused one is, with its lines */
+  const char *blk = "// NOLINTBEGIN(legacy-intrinsic)\nx;\n// NOLINTEND(legacy-intrinsic)\n";
+  wl_findings_init(&f);
+  wl_suppress_apply(blk, strlen(blk), "t.cu", NULL, true, &f);
+  ck_assert_uint_eq(f.n, 1);
+  ck_assert_ptr_nonnull(strstr(f.v[0].message, "no 'legacy-intrinsic' finding in lines 1-3"));
+  wl_findings_free(&f);
+  wl_findings_init(&f);
+  add(&f, RULE, 2);
+  wl_suppress_apply(blk, strlen(blk), "t.cu", NULL, true, &f);
+  ck_assert_uint_eq(f.n, 0);
+  wl_findings_free(&f);
+}
+END_TEST
+
+/* 100,000 rule ids in one comment: the directive is ignored and reported
+ * once, in bounded time and memory (it took over 17 GB). */
+START_TEST(test_many_ids_bounded) {
+  wl_buf b;
+  wl_buf_init(&b);
+  wl_buf_puts(&b, "x; // warplint-disable-line");
+  for (int i = 0; i < 100000; i++)
+    wl_buf_printf(&b, " no-such-rule-%d", i);
+  wl_buf_puts(&b, "\ny; // NOLINT(");
+  for (int i = 0; i < 100000; i++)
+    wl_buf_printf(&b, "%sx%d", i ? "," : "", i);
+  wl_buf_puts(&b, ")\n");
+  for (int i = 0; i < 3000; i++) /* many bad comments: at most WL_SUP_MAX_REPORTS findings */
+    wl_buf_puts(&b, "z; // warplint-disable-line nope\n");
+  wl_findings f;
+  wl_findings_init(&f);
+  add(&f, RULE, 1);
+  add(&f, RULE, 2);
+  wl_suppress_apply(b.data, b.len, "t.cu", NULL, true, &f);
+  ck_assert_uint_eq(count(&f, RULE), 2); /* neither list silences anything */
+  ck_assert_uint_eq(count(&f, WL_RULE_INVALID_SUPPRESSION), WL_SUP_MAX_REPORTS + 1);
+  wl_findings_sort_dedup(&f);
+  bool capped = false, more = false;
+  for (size_t i = 0; i < f.n; i++) {
+    capped |= strstr(f.v[i].message, "more than 64 rule ids in warplint-disable-line") != NULL;
+    more |= strstr(f.v[i].message, "more suppression problems in this file not reported") != NULL;
+    ck_assert_uint_le(strlen(f.v[i].line_text), 4096);
+  }
+  ck_assert(capped && more);
+  wl_findings_free(&f);
+  wl_buf_free(&b);
+}
+END_TEST
+
+/* Mutated suppression comments never crash or abort (run under ASan/UBSan
+ * in CI): a deterministic mutation of the grammar table's comments. */
+START_TEST(test_mutations_never_crash) {
+  static const char alphabet[] = "(),-_ \t\n/*\\NOLINTBEGINDwarplint-disable-begin";
+  unsigned long long state = 0x9E3779B97F4A7C15ULL;
+  for (int round = 0; round < 20000; round++) {
+    const char *seed = grammar[round % (sizeof grammar / sizeof grammar[0])].src;
+    size_t n = strlen(seed);
+    char buf[256];
+    size_t len = n < sizeof buf ? n : sizeof buf - 1;
+    memcpy(buf, seed, len);
+    for (int m = 0; m < 4; m++) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      size_t at = (size_t)(state >> 33) % (len + 1);
+      unsigned op = (unsigned)(state >> 20) % 3;
+      char c = alphabet[(state >> 40) % (sizeof alphabet - 1)];
+      if (op == 0 && at < len) /* replace */
+        buf[at] = c;
+      else if (op == 1 && len + 1 < sizeof buf) { /* insert */
+        memmove(buf + at + 1, buf + at, len - at);
+        buf[at] = c;
+        len++;
+      } else if (at < len) { /* delete */
+        memmove(buf + at, buf + at + 1, len - at - 1);
+        len--;
+      }
+    }
+    wl_findings f;
+    wl_findings_init(&f);
+    for (unsigned line = 1; line <= 6; line++)
+      add(&f, RULE, line);
+    wl_suppress_apply(buf, len, "t.cu", NULL, round % 2 == 0, &f);
+    for (size_t i = 0; i < f.n; i++)
+      ck_assert_uint_ge(f.v[i].line, 1);
+    wl_findings_free(&f);
+  }
+}
+END_TEST
+
 static void analyze_src(const char *src, bool unused, wl_findings *f) {
   wl_parser *p = wl_parser_new();
   wl_analyze_opts o;
@@ -232,6 +386,9 @@ Suite *wl_suite_suppress(void) {
   tcase_add_test(tc, test_unused_reported);
   tcase_add_test(tc, test_pseudo_rules_silenceable);
   tcase_add_test(tc, test_other_files_untouched);
+  tcase_add_test(tc, test_blocks_and_malformed_reported);
+  tcase_add_test(tc, test_many_ids_bounded);
+  tcase_add_test(tc, test_mutations_never_crash);
   suite_add_tcase(s, tc);
   tc = tcase_create("analysis");
   tcase_add_test(tc, test_end_to_end);

@@ -90,6 +90,8 @@ static const char usage_text[] =
     "Suppression comments (see the README):\n"
     "  // warplint-disable-next-line RULE[, RULE...]   // warplint-disable-line RULE\n"
     "  // warplint-disable-file RULE   // NOLINT(RULE)   // NOLINTNEXTLINE(RULE)   // NOLINT\n"
+    "  // warplint-disable-begin RULE ... // warplint-disable-end RULE\n"
+    "  // NOLINTBEGIN(RULE) ... // NOLINTEND(RULE)\n"
     "\n"
     "Exit status:\n"
     "  0  no findings (or none at the --fail-on severity, or --exit-zero)\n"

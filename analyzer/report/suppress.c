@@ -41,12 +41,24 @@ static bool id_known(const char *id) {
 /* ------------------------------------------------------------------------ */
 /* Scanning                                                                 */
 
+/* A begin or end of a block, paired with its partner after the scan. */
+typedef struct block_mark {
+  bool begin, nolint;
+  size_t off;
+  unsigned width; /* of the directive's name */
+  char *key;      /* the rule list as written, ids joined by ',' ("" for none) */
+  wl_sup_id *ids; /* a begin's ids, moved into its block */
+  size_t nids;
+} block_mark;
+
 typedef struct scanner {
   const char *src;
   size_t len;
   size_t *line_starts;
   size_t nlines;
   wl_suppressions *out;
+  block_mark *marks;
+  size_t nmarks, capmarks;
 } scanner;
 
 static void locate(const scanner *sc, size_t off, unsigned *line, unsigned *col) {
@@ -75,12 +87,26 @@ static wl_suppression *new_sup(scanner *sc, wl_sup_kind kind, bool nolint, size_
   d->offset = (unsigned)off;
   locate(sc, off, &d->line, &d->col);
   d->target = kind == WL_SUP_FILE ? 0 : kind == WL_SUP_NEXT_LINE ? d->line + 1 : d->line;
+  d->target_end = d->target;
   return d;
 }
 
-static void add_id(scanner *sc, wl_suppression *d, const char *p, size_t n) {
-  d->ids = wl_xrealloc(d->ids, (d->nids + 1) * sizeof *d->ids);
-  wl_sup_id *id = &d->ids[d->nids++];
+/* The rule ids of one directive, at most WL_SUP_MAX_IDS of them. */
+typedef struct idlist {
+  wl_sup_id *v;
+  size_t n;
+  bool too_many;  /* more ids than WL_SUP_MAX_IDS: the directive is ignored */
+  bool separator; /* a ',' was seen (an empty list of commas is malformed) */
+} idlist;
+
+static void idlist_add(scanner *sc, idlist *l, const char *p, size_t n) {
+  if (l->n >= WL_SUP_MAX_IDS) {
+    l->too_many = true;
+    return;
+  }
+  if (l->n == 0)
+    l->v = wl_xmalloc(WL_SUP_MAX_IDS * sizeof *l->v);
+  wl_sup_id *id = &l->v[l->n++];
   id->id = wl_xmalloc(n + 1);
   memcpy(id->id, p, n);
   id->id[n] = '\0';
@@ -90,13 +116,69 @@ static void add_id(scanner *sc, wl_suppression *d, const char *p, size_t n) {
   id->used = false;
 }
 
-static void problem(scanner *sc, size_t off, const char *msg) {
+static void idlist_free(idlist *l) {
+  for (size_t i = 0; i < l->n; i++)
+    free(l->v[i].id);
+  free(l->v);
+  memset(l, 0, sizeof *l);
+}
+
+/* Moves the ids of l into the suppression d. */
+static void give_ids(wl_suppression *d, idlist *l) {
+  d->ids = l->v;
+  d->nids = l->n;
+  memset(l, 0, sizeof *l);
+}
+
+static void problem(scanner *sc, size_t off, unsigned width, const char *rule, const char *msg) {
   wl_suppressions *s = sc->out;
   s->problems = wl_xrealloc(s->problems, (s->nproblems + 1) * sizeof *s->problems);
   wl_sup_problem *p = &s->problems[s->nproblems++];
   locate(sc, off, &p->line, &p->col);
   p->offset = (unsigned)off;
+  p->width = width;
+  p->rule = rule;
   p->message = wl_xstrdup(msg);
+}
+
+/* Whether the list is malformed (reported, and then the directive silences
+ * nothing): too many ids, or separators and no id. */
+static bool bad_list(scanner *sc, const idlist *l, size_t off, unsigned width, const char *name) {
+  char msg[256];
+  if (l->too_many)
+    snprintf(msg, sizeof msg, "more than %d rule ids in %s: it silences nothing", WL_SUP_MAX_IDS,
+             name);
+  else if (l->n == 0 && l->separator)
+    snprintf(msg, sizeof msg, "empty rule list in %s: it silences nothing", name);
+  else
+    return false;
+  problem(sc, off, width, WL_RULE_INVALID_SUPPRESSION, msg);
+  return true;
+}
+
+static void add_mark(scanner *sc, bool begin, bool nolint, size_t off, unsigned width, idlist *l) {
+  if (sc->nmarks == sc->capmarks) {
+    sc->capmarks = sc->capmarks ? sc->capmarks * 2 : 8;
+    sc->marks = wl_xrealloc(sc->marks, sc->capmarks * sizeof *sc->marks);
+  }
+  block_mark *m = &sc->marks[sc->nmarks++];
+  memset(m, 0, sizeof *m);
+  m->begin = begin;
+  m->nolint = nolint;
+  m->off = off;
+  m->width = width;
+  wl_buf key;
+  wl_buf_init(&key);
+  for (size_t i = 0; i < l->n; i++)
+    wl_buf_printf(&key, "%s%s", i ? "," : "", l->v[i].id);
+  m->key = wl_buf_detach(&key);
+  if (!m->key)
+    m->key = wl_xstrdup("");
+  if (begin) {
+    m->ids = l->v;
+    m->nids = l->n;
+    memset(l, 0, sizeof *l);
+  }
 }
 
 /* warplint-disable-*: ids separated by commas or blanks, up to the end of
@@ -107,25 +189,30 @@ static void warplint_directive(scanner *sc, const char *p, const char *end) {
   while (w < end && (id_char(*w) || *w == '-'))
     w++;
   size_t n = (size_t)(w - p);
-  wl_sup_kind kind;
+  enum { D_NEXT, D_LINE, D_FILE, D_BEGIN, D_END } which;
   if (n == 26 && strncmp(p, "warplint-disable-next-line", n) == 0)
-    kind = WL_SUP_NEXT_LINE;
+    which = D_NEXT;
   else if (n == 21 && strncmp(p, "warplint-disable-line", n) == 0)
-    kind = WL_SUP_LINE;
+    which = D_LINE;
   else if (n == 21 && strncmp(p, "warplint-disable-file", n) == 0)
-    kind = WL_SUP_FILE;
+    which = D_FILE;
+  else if (n == 22 && strncmp(p, "warplint-disable-begin", n) == 0)
+    which = D_BEGIN;
+  else if (n == 20 && strncmp(p, "warplint-disable-end", n) == 0)
+    which = D_END;
   else {
     char msg[256];
     snprintf(msg, sizeof msg,
              "unknown suppression directive '%.*s': use warplint-disable-next-line, "
-             "warplint-disable-line or warplint-disable-file",
+             "warplint-disable-line, warplint-disable-file or warplint-disable-begin/-end",
              (int)(n > 60 ? 60 : n), p);
-    problem(sc, (size_t)(start - sc->src), msg);
+    problem(sc, (size_t)(start - sc->src), 16, WL_RULE_INVALID_SUPPRESSION, msg);
     return;
   }
-  wl_suppression *d = new_sup(sc, kind, false, (size_t)(start - sc->src));
+  idlist l = {0};
   for (p = w; p < end && *p != '\n';) {
     if (*p == ' ' || *p == '\t' || *p == ',' || *p == '\r' || *p == '\\') {
+      l.separator |= *p == ',';
       p++; /* a backslash: the line continuation of a macro definition */
       continue;
     }
@@ -135,30 +222,142 @@ static void warplint_directive(scanner *sc, const char *p, const char *end) {
     while (p < end && *p != ' ' && *p != '\t' && *p != ',' && *p != '\n' && *p != '\r' &&
            *p != '\\')
       p++;
-    add_id(sc, d, t, (size_t)(p - t));
+    idlist_add(sc, &l, t, (size_t)(p - t));
   }
+  size_t off = (size_t)(start - sc->src);
+  char name[32];
+  snprintf(name, sizeof name, "%.*s", (int)n, start);
+  if (bad_list(sc, &l, off, (unsigned)n, name)) {
+    idlist_free(&l);
+    return;
+  }
+  if (which == D_BEGIN || which == D_END) {
+    add_mark(sc, which == D_BEGIN, false, off, (unsigned)n, &l);
+  } else {
+    wl_suppression *d = new_sup(sc,
+                                which == D_NEXT   ? WL_SUP_NEXT_LINE
+                                : which == D_LINE ? WL_SUP_LINE
+                                                  : WL_SUP_FILE,
+                                false, off);
+    give_ids(d, &l);
+  }
+  idlist_free(&l);
 }
 
-/* NOLINT, NOLINT(ids), NOLINTNEXTLINE, NOLINTNEXTLINE(ids). */
+/* NOLINT, NOLINTNEXTLINE, NOLINTBEGIN and NOLINTEND, each with an optional
+ * (ids). */
 static void nolint_directive(scanner *sc, const char *p, const char *end) {
-  bool next = end - p >= 14 && strncmp(p, "NOLINTNEXTLINE", 14) == 0;
-  const char *w = p + (next ? 14 : 6);
+  static const struct {
+    const char *name;
+    size_t len;
+  } forms[] = {{"NOLINTNEXTLINE", 14}, {"NOLINTBEGIN", 11}, {"NOLINTEND", 9}, {"NOLINT", 6}};
+  size_t f = 0;
+  while (f < 3 &&
+         !((size_t)(end - p) >= forms[f].len && strncmp(p, forms[f].name, forms[f].len) == 0))
+    f++;
+  const char *w = p + forms[f].len;
   if (w < end && id_char(*w))
-    return; /* NOLINTBEGIN, NOLINTEND, NOLINTFOO: not ours */
-  wl_suppression *d =
-      new_sup(sc, next ? WL_SUP_NEXT_LINE : WL_SUP_LINE, true, (size_t)(p - sc->src));
-  if (w >= end || *w != '(')
-    return;
-  for (w++; w < end && *w != ')' && *w != '\n';) {
-    if (*w == ' ' || *w == '\t' || *w == ',') {
-      w++;
+    return; /* NOLINTFOO: not a directive */
+  size_t off = (size_t)(p - sc->src);
+  unsigned width = (unsigned)forms[f].len;
+  idlist l = {0};
+  if (w < end && *w == '(') {
+    for (w++; w < end && *w != ')' && *w != '\n';) {
+      if (*w == ' ' || *w == '\t' || *w == ',') {
+        l.separator |= *w == ',';
+        w++;
+        continue;
+      }
+      const char *t = w;
+      while (w < end && *w != ',' && *w != ')' && *w != '\n' && *w != ' ' && *w != '\t')
+        w++;
+      idlist_add(sc, &l, t, (size_t)(w - t));
+    }
+    char msg[256];
+    if (w >= end || *w != ')') {
+      snprintf(msg, sizeof msg, "unclosed '(' in %s: it silences nothing", forms[f].name);
+      problem(sc, off, width, WL_RULE_INVALID_SUPPRESSION, msg);
+      idlist_free(&l);
+      return;
+    }
+    l.separator = true; /* "()" is an empty list too */
+    if (bad_list(sc, &l, off, width, forms[f].name)) {
+      idlist_free(&l);
+      return;
+    }
+  }
+  if (f == 1 || f == 2) {
+    add_mark(sc, f == 1, true, off, width, &l);
+  } else {
+    wl_suppression *d = new_sup(sc, f == 0 ? WL_SUP_NEXT_LINE : WL_SUP_LINE, true, off);
+    give_ids(d, &l);
+  }
+  idlist_free(&l);
+}
+
+/* Pairs block begins and ends: an end closes the latest open begin of its
+ * family with the same rule list. What is left unpaired is reported. */
+static void pair_blocks(scanner *sc) {
+  size_t *open = wl_xmalloc((sc->nmarks ? sc->nmarks : 1) * sizeof *open);
+  size_t nopen = 0;
+  char msg[512];
+  for (size_t i = 0; i < sc->nmarks; i++) {
+    block_mark *m = &sc->marks[i];
+    if (m->begin) {
+      open[nopen++] = i;
       continue;
     }
-    const char *t = w;
-    while (w < end && *w != ',' && *w != ')' && *w != '\n' && *w != ' ' && *w != '\t')
-      w++;
-    add_id(sc, d, t, (size_t)(w - t));
+    size_t k = nopen;
+    while (k > 0) {
+      const block_mark *b = &sc->marks[open[k - 1]];
+      if (b->nolint == m->nolint && strcmp(b->key, m->key) == 0)
+        break;
+      k--;
+    }
+    const char *bname = m->nolint ? "NOLINTBEGIN" : "warplint-disable-begin";
+    const char *ename = m->nolint ? "NOLINTEND" : "warplint-disable-end";
+    if (k == 0) {
+      snprintf(msg, sizeof msg, "%s%s%.200s%s without a matching %s before it", ename,
+               m->nolint && *m->key ? "("
+               : m->nolint          ? ""
+                                    : " ",
+               m->key, m->nolint && *m->key ? ")" : "", bname);
+      problem(sc, m->off, m->width, WL_RULE_UNUSED_SUPPRESSION, msg);
+      continue;
+    }
+    block_mark *b = &sc->marks[open[k - 1]];
+    memmove(&open[k - 1], &open[k], (nopen - k) * sizeof *open);
+    nopen--;
+    wl_suppression *d = new_sup(sc, WL_SUP_BLOCK, b->nolint, b->off);
+    unsigned line, col;
+    locate(sc, m->off, &line, &col);
+    d->target = d->line;
+    d->target_end = line;
+    d->ids = b->ids;
+    d->nids = b->nids;
+    b->ids = NULL;
+    b->nids = 0;
   }
+  for (size_t k = 0; k < nopen; k++) {
+    block_mark *b = &sc->marks[open[k]];
+    const char *bname = b->nolint ? "NOLINTBEGIN" : "warplint-disable-begin";
+    const char *ename = b->nolint ? "NOLINTEND" : "warplint-disable-end";
+    snprintf(msg, sizeof msg, "%s%s%.200s%s without a matching %s: it silences nothing", bname,
+             b->nolint && *b->key ? "("
+             : b->nolint          ? ""
+                                  : " ",
+             b->key, b->nolint && *b->key ? ")" : "", ename);
+    problem(sc, b->off, b->width, WL_RULE_UNUSED_SUPPRESSION, msg);
+  }
+  free(open);
+  for (size_t i = 0; i < sc->nmarks; i++) {
+    block_mark *m = &sc->marks[i];
+    for (size_t k = 0; k < m->nids; k++)
+      free(m->ids[k].id);
+    free(m->ids);
+    free(m->key);
+  }
+  free(sc->marks);
 }
 
 static void scan_comment(scanner *sc, const char *p, const char *end) {
@@ -181,7 +380,7 @@ static bool raw_prefix(const char *s, size_t n) {
 
 void wl_suppressions_scan(const char *src, size_t len, wl_suppressions *out) {
   memset(out, 0, sizeof *out);
-  scanner sc = {src, len, NULL, 0, out};
+  scanner sc = {src, len, NULL, 0, out, NULL, 0, 0};
   size_t cap = 64;
   sc.line_starts = wl_xmalloc(cap * sizeof *sc.line_starts);
   sc.line_starts[sc.nlines++] = 0;
@@ -243,6 +442,7 @@ void wl_suppressions_scan(const char *src, size_t len, wl_suppressions *out) {
       p++;
     }
   }
+  pair_blocks(&sc);
   free(sc.line_starts);
 }
 
@@ -259,11 +459,20 @@ void wl_suppressions_free(wl_suppressions *s) {
   memset(s, 0, sizeof *s);
 }
 
+/* Whether the suppression's lines include line. */
+static bool covers_line(const wl_suppression *d, unsigned line) {
+  if (d->kind == WL_SUP_FILE)
+    return true;
+  if (d->kind == WL_SUP_BLOCK)
+    return d->target <= line && line <= d->target_end;
+  return d->target == line;
+}
+
 bool wl_suppressions_match(wl_suppressions *s, const char *rule, unsigned line) {
   bool hit = false;
   for (size_t i = 0; i < s->n; i++) {
     wl_suppression *d = &s->v[i];
-    if (d->kind != WL_SUP_FILE && d->target != line)
+    if (!covers_line(d, line))
       continue;
     if (d->nids == 0) {
       d->used = true;
@@ -309,7 +518,9 @@ static void add_pseudo(wl_findings *out, const char *rule, const char *file, con
   size_t stop = start;
   while (stop < len && src[stop] != '\n' && src[stop] != '\r')
     stop++;
-  wl_finding_set_line_text(fd, src + start, stop - start);
+  /* a pathological line (megabytes of ids) is not copied into every finding */
+  size_t keep = stop - start > 4096 ? 4096 : stop - start;
+  wl_finding_set_line_text(fd, src + start, keep);
 }
 
 /* Moves *fd (a struct copy) to the end of f. */
@@ -323,10 +534,23 @@ static void append(wl_findings *f, const wl_finding *fd) {
 
 static const char *directive_name(const wl_suppression *d) {
   if (d->nolint)
-    return d->kind == WL_SUP_NEXT_LINE ? "NOLINTNEXTLINE" : "NOLINT";
+    return d->kind == WL_SUP_NEXT_LINE ? "NOLINTNEXTLINE"
+           : d->kind == WL_SUP_BLOCK   ? "NOLINTBEGIN"
+                                       : "NOLINT";
   return d->kind == WL_SUP_NEXT_LINE ? "warplint-disable-next-line"
          : d->kind == WL_SUP_LINE    ? "warplint-disable-line"
+         : d->kind == WL_SUP_BLOCK   ? "warplint-disable-begin"
                                      : "warplint-disable-file";
+}
+
+/* "on line N", "in lines N-M", "in this file" */
+static void where(const wl_suppression *d, char *buf, size_t n) {
+  if (d->kind == WL_SUP_FILE)
+    snprintf(buf, n, "in this file");
+  else if (d->kind == WL_SUP_BLOCK)
+    snprintf(buf, n, "in lines %u-%u", d->target, d->target_end);
+  else
+    snprintf(buf, n, "on line %u", d->target);
 }
 
 void wl_suppress_apply(const char *src, size_t len, const char *file, const bool *enabled,
@@ -357,46 +581,43 @@ void wl_suppress_apply(const char *src, size_t len, const char *file, const bool
   char msg[512];
   for (size_t i = 0; i < s.nproblems; i++) {
     const wl_sup_problem *p = &s.problems[i];
-    add_pseudo(&extra, WL_RULE_INVALID_SUPPRESSION, file, src, len, p->line, p->col, p->offset, 16,
-               p->message);
+    add_pseudo(&extra, p->rule, file, src, len, p->line, p->col, p->offset, p->width, p->message);
   }
   for (size_t i = 0; i < s.n; i++) {
     const wl_suppression *d = &s.v[i];
+    char at[64];
+    where(d, at, sizeof at);
     for (size_t k = 0; k < d->nids; k++) {
       const wl_sup_id *id = &d->ids[k];
       unsigned off = d->offset + (id->col - d->col);
       if (!id->known && !d->nolint) {
-        snprintf(msg, sizeof msg, "unknown rule '%s' in %s (see --list-rules)", id->id,
+        snprintf(msg, sizeof msg, "unknown rule '%.200s' in %s (see --list-rules)", id->id,
                  directive_name(d));
         add_pseudo(&extra, WL_RULE_INVALID_SUPPRESSION, file, src, len, d->line, id->col, off,
                    (unsigned)strlen(id->id), msg);
       } else if (report_unused && id->known && !id->used && !is_pseudo(id->id) &&
                  covers_enabled_rule(id->id, enabled)) {
-        if (d->kind == WL_SUP_FILE)
-          snprintf(msg, sizeof msg, "unused suppression: no '%s' finding in this file", id->id);
-        else
-          snprintf(msg, sizeof msg, "unused suppression: no '%s' finding on line %u", id->id,
-                   d->target);
+        snprintf(msg, sizeof msg, "unused suppression: no '%.200s' finding %s", id->id, at);
         add_pseudo(&extra, WL_RULE_UNUSED_SUPPRESSION, file, src, len, d->line, id->col, off,
                    (unsigned)strlen(id->id), msg);
       }
     }
     if (report_unused && d->nids == 0 && !d->used && !d->nolint) {
-      if (d->kind == WL_SUP_FILE)
-        snprintf(msg, sizeof msg, "unused suppression: no finding in this file");
-      else
-        snprintf(msg, sizeof msg, "unused suppression: no finding on line %u", d->target);
+      snprintf(msg, sizeof msg, "unused suppression: no finding %s", at);
       add_pseudo(&extra, WL_RULE_UNUSED_SUPPRESSION, file, src, len, d->line, d->col, d->offset,
                  (unsigned)strlen(directive_name(d)), msg);
     }
   }
+  size_t reported = 0, dropped = 0;
+  wl_finding first_dropped;
+  memset(&first_dropped, 0, sizeof first_dropped);
   /* the pseudo-rules can be silenced too (warplint-disable-file unused-suppression) */
   for (size_t r = 0; r < extra.n; r++) {
     wl_finding *fd = &extra.v[r];
     bool silenced = false;
     for (size_t i = 0; i < s.n && !silenced; i++) {
       const wl_suppression *d = &s.v[i];
-      if (d->kind != WL_SUP_FILE && d->target != fd->line)
+      if (!covers_line(d, fd->line))
         continue;
       for (size_t k = 0; k < d->nids && !silenced; k++)
         silenced = strcmp(d->ids[k].id, fd->rule) == 0;
@@ -405,7 +626,23 @@ void wl_suppress_apply(const char *src, size_t len, const char *file, const bool
       wl_finding_free(fd);
       continue;
     }
+    if (reported == WL_SUP_MAX_REPORTS) {
+      if (dropped++ == 0)
+        first_dropped = *fd;
+      else
+        wl_finding_free(fd);
+      continue;
+    }
     append(f, fd);
+    reported++;
+  }
+  if (dropped > 0) { /* one more finding, at the first one left out, saying how many */
+    snprintf(msg, sizeof msg,
+             "%zu more suppression problem%s in this file not reported (at most %d a file)",
+             dropped, dropped == 1 ? "" : "s", WL_SUP_MAX_REPORTS);
+    free(first_dropped.message);
+    first_dropped.message = wl_xstrdup(msg);
+    append(f, &first_dropped);
   }
   free(extra.v);
   wl_suppressions_free(&s);

@@ -5,6 +5,16 @@
  *   // warplint-disable-line <rule>[, <rule>...]       (also in a trailing comment)
  *   // warplint-disable-file <rule>[, <rule>...]       (anywhere in the file)
  *   // NOLINT   // NOLINT(<rule>, ...)   // NOLINTNEXTLINE(<rule>, ...)
+ *   // warplint-disable-begin <rule>, ...  ...  // warplint-disable-end <rule>, ...
+ *   // NOLINTBEGIN(<rule>, ...)  ...  // NOLINTEND(<rule>, ...)
+ *
+ * A block covers the lines from its begin to its end comment. An end closes
+ * the latest open begin of the same family with the same rule list (as
+ * clang-tidy pairs them); a begin or end without its partner silences
+ * nothing and is reported (unused-suppression, whatever the options: an
+ * error in clang-tidy). A malformed rule list (an unclosed "NOLINT(", an
+ * empty or comma-only list, more than WL_SUP_MAX_IDS ids) silences nothing
+ * and is reported (invalid-suppression).
  *
  * No rule list means every rule. Rule ids may be globs ('*'). Unknown ids and
  * misspelt directives in warplint-disable comments are findings of the
@@ -28,7 +38,19 @@
 extern const wl_rule wl_pseudo_rules[];
 extern const size_t wl_npseudo_rules;
 
-typedef enum wl_sup_kind { WL_SUP_LINE, WL_SUP_NEXT_LINE, WL_SUP_FILE } wl_sup_kind;
+typedef enum wl_sup_kind {
+  WL_SUP_LINE,
+  WL_SUP_NEXT_LINE,
+  WL_SUP_FILE,
+  WL_SUP_BLOCK, /* lines target..target_end */
+} wl_sup_kind;
+
+/* More rule ids than this in one directive: it is malformed (ignored and
+ * reported), so that a comment of 100,000 ids costs nothing. */
+#define WL_SUP_MAX_IDS 64
+/* At most this many invalid/unused-suppression findings per file (then one
+ * saying how many more there were). */
+#define WL_SUP_MAX_REPORTS 1000
 
 typedef struct wl_sup_id {
   char *id;     /* as written; may be a glob */
@@ -39,18 +61,22 @@ typedef struct wl_sup_id {
 
 typedef struct wl_suppression {
   wl_sup_kind kind;
-  bool nolint;        /* NOLINT / NOLINTNEXTLINE */
-  unsigned line, col; /* where the directive is written (1-based) */
-  unsigned offset;    /* byte offset of the directive */
-  unsigned target;    /* the line it silences; 0 for the whole file */
-  wl_sup_id *ids;     /* none: every rule */
+  bool nolint;         /* NOLINT / NOLINTNEXTLINE */
+  unsigned line, col;  /* where the directive is written (1-based) */
+  unsigned offset;     /* byte offset of the directive */
+  unsigned target;     /* the line it silences; 0 for the whole file; a block's first line */
+  unsigned target_end; /* a block's last line (its end comment's line) */
+  wl_sup_id *ids;      /* none: every rule */
   size_t nids;
   bool used; /* (no ids) silenced something */
 } wl_suppression;
 
-/* A misspelt directive, such as warplint-disable-nextline. */
+/* A misspelt or malformed directive (warplint-disable-nextline, NOLINT(),
+ * an unclosed list), or a block begin or end without its partner. */
 typedef struct wl_sup_problem {
   unsigned line, col, offset;
+  unsigned width;   /* of the text it is about */
+  const char *rule; /* WL_RULE_INVALID_SUPPRESSION or WL_RULE_UNUSED_SUPPRESSION */
   char *message;
 } wl_sup_problem;
 
