@@ -1,0 +1,193 @@
+/* cg_collective_divergent.c - rule cg-collective-divergent: a cooperative
+ * groups collective reached by only part of its group. The collectives: a
+ * group's shfl, shfl_up, shfl_down, shfl_xor, any, all, ballot, match_any,
+ * match_all and sync(); cg::reduce, cg::inclusive_scan, cg::exclusive_scan
+ * and cg::sync of a group; cg::tiled_partition of a parent group (every
+ * thread of the parent must call it). The groups: thread_block_tile<N> (N
+ * from the type or the tiled_partition call that made it: lanes in aligned
+ * segments of N), thread_block (the whole block) and a dynamic
+ * tiled_partition(parent, n). A tile collective is fine when the lanes that
+ * reach it, known exactly, are whole segments of N lanes; a block collective
+ * must not be under lane-divergent control at all. A coalesced_group is by
+ * definition made of the threads that reach its collectives: never reported.
+ * The caller's divergence counts, through calls a few levels up. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "consteval.h"
+#include "lanes.h"
+#include "local_values.h"
+#include "rules.h"
+
+#define RULE "cg-collective-divergent"
+
+typedef struct group_info {
+  unsigned size; /* lanes of a tile (1..32); 0: the whole block (or unknown, larger) */
+  const char *kind;
+} group_info;
+
+/* N of "thread_block_tile<N" or "tiled_partition<N" in text; 0 when absent. */
+static unsigned angle_size(const char *text, const char *word) {
+  const char *p = text ? strstr(text, word) : NULL;
+  if (!p)
+    return 0;
+  p += strlen(word);
+  while (*p == ' ')
+    p++;
+  if (*p != '<')
+    return 0;
+  char *end;
+  unsigned long n = strtoul(p + 1, &end, 10);
+  return end != p + 1 && n > 0 && n <= 1024 ? (unsigned)n : 0;
+}
+
+/* What group an expression denotes; false when it is not a group this rule
+ * judges (a coalesced group, something unknown). */
+static bool group_of(const wl_rule_ctx *ctx, const wl_func *f, const wl_expr *g, group_info *gi) {
+  g = wl_expr_strip(g);
+  if (!g)
+    return false;
+  const char *ts = g->kind == WL_E_REF && g->var ? g->var->type_spelling : NULL;
+  if (ts && strstr(ts, "coalesced_group"))
+    return false;
+  unsigned n = angle_size(ts, "thread_block_tile");
+  if (n) {
+    *gi = (group_info){n, "thread_block_tile"};
+    return true;
+  }
+  if (ts && strstr(ts, "thread_block") && !strstr(ts, "tile")) {
+    *gi = (group_info){0, "thread_block"};
+    return true;
+  }
+  const wl_expr *made = wl_local_resolve(f, g);
+  if (!made || made->kind != WL_E_CALL || !made->name)
+    return false;
+  if (strcmp(made->name, "this_thread_block") == 0) {
+    *gi = (group_info){0, "thread_block"};
+    return true;
+  }
+  if (strcmp(made->name, "tiled_partition") == 0) {
+    long long k;
+    n = angle_size(wl_source_text(ctx, made->range), "tiled_partition");
+    if (!n && made->nargs >= 2 && wl_consteval(made->args[1], &k) && k > 0 && k <= 1024)
+      n = (unsigned)k;
+    if (!n)
+      return false;
+    *gi = (group_info){n <= 32 ? n : 0, made->nargs >= 2 ? "thread_group" : "thread_block_tile"};
+    return true;
+  }
+  return false;
+}
+
+/* Whether the lanes in `set` are whole aligned segments of `size` lanes. */
+static bool whole_segments(unsigned set, unsigned size) {
+  if (size == 0 || size > 32 || (size & (size - 1)))
+    return set == ~0u;
+  unsigned seg = size == 32 ? ~0u : (1u << size) - 1;
+  for (unsigned b = 0; b < 32; b += size) {
+    unsigned part = (set >> b) & seg;
+    if (part != 0 && part != seg)
+      return false;
+  }
+  return true;
+}
+
+/* Whether only part of a group of `size` lanes (0: a block) may reach e;
+ * *via is set to the divergent call when that happens in a caller. */
+static bool part_of_group(const wl_lanes *l, const wl_expr *e, unsigned size, int depth,
+                          const wl_expr **via) {
+  wl_lane_reach r;
+  unsigned set;
+  if (!wl_lanes_reach_expr(l, e, &r))
+    return false;
+  if (r.partial && !(size > 0 && wl_lanes_reaching_lanes(l, e, &set) && whole_segments(set, size)))
+    return true;
+  if (!r.caller_partial || depth > 4)
+    return false;
+  const wl_expr *const *calls;
+  size_t nc = wl_lanes_calls_of(l, wl_lanes_func_of_expr(l, e), &calls);
+  for (size_t i = 0; i < nc; i++)
+    if (part_of_group(l, calls[i], size, depth + 1, via)) {
+      if (!*via)
+        *via = calls[i];
+      return true;
+    }
+  return false;
+}
+
+typedef struct cg_scan {
+  wl_rule_ctx *ctx;
+  const wl_lanes *l;
+  const wl_func *f;
+} cg_scan;
+
+static const char *const member_colls[] = {"shfl", "shfl_up", "shfl_down", "shfl_xor",  "any",
+                                           "all",  "ballot",  "match_any", "match_all", "sync"};
+static const char *const free_colls[] = {"reduce", "inclusive_scan", "exclusive_scan", "sync",
+                                         "tiled_partition"};
+
+static bool check(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  cg_scan *sc = ud;
+  if (e->kind != WL_E_CALL || !e->name)
+    return true;
+  const wl_expr *group = NULL;
+  if (e->callee_is_method || (e->callee_expr && e->callee_expr->kind == WL_E_MEMBER)) {
+    const wl_expr *c = e->callee_expr;
+    for (size_t i = 0; i < sizeof member_colls / sizeof member_colls[0] && !group; i++)
+      if (strcmp(e->name, member_colls[i]) == 0 && c && c->kind == WL_E_MEMBER && c->nargs >= 1)
+        group = c->args[0];
+  } else {
+    for (size_t i = 0; i < sizeof free_colls / sizeof free_colls[0] && !group; i++)
+      if (strcmp(e->name, free_colls[i]) == 0 && e->nargs >= 1)
+        group = e->args[0];
+  }
+  group_info gi;
+  if (!group || !group_of(sc->ctx, sc->f, group, &gi))
+    return true;
+  bool partition = strcmp(e->name, "tiled_partition") == 0;
+  const wl_expr *via = NULL;
+  if (!part_of_group(sc->l, e, gi.size, 0, &via))
+    return true;
+  wl_lane_reach r;
+  char why[256] = "";
+  if (wl_lanes_reach_expr(sc->l, via ? via : e, &r))
+    wl_lanes_describe(sc->ctx->tu, &r, why, sizeof why);
+  const char *gname = group->kind == WL_E_REF && group->name ? group->name : "its group";
+  char size[48];
+  if (gi.size)
+    snprintf(size, sizeof size, "%u threads", gi.size);
+  else
+    snprintf(size, sizeof size, "the whole block");
+  const wl_macro_info *m;
+  wl_range at = wl_lanes_site(sc->ctx->tu, e, &m);
+  wl_finding *fd = wl_report_range(
+      sc->ctx, RULE, at, m,
+      "'%s' is a collective of %s '%s' (%s): every thread of the group must call it, but only "
+      "part of the group may get here (%s%s); that is undefined behaviour on sm_70+ (a hang, "
+      "or values from threads that are not there). %s",
+      e->name, partition ? "the parent group" : gi.kind, gname, size,
+      via ? "its function is called " : "", why[0] ? why : "divergent control flow",
+      partition ? "Partition where the whole parent group is (before the branch), and use the "
+                  "tiles inside it"
+                : "Call it where the whole group is (move it out of the branch, make only the "
+                  "use of the result conditional, let idle threads contribute a neutral value), "
+                  "or make the group from the threads that get here (cg::coalesced_threads(), "
+                  "cg::binary_partition)");
+  if (via)
+    wl_note_at(sc->ctx, fd, via->loc, "the divergent call is here");
+  return true;
+}
+
+void wl_rule_cg_collective_divergent(wl_rule_ctx *ctx) {
+  const wl_lanes *l = wl_lanes_of(ctx->an);
+  for (unsigned i = 0; i < ctx->tu->nfuncs; i++) {
+    const wl_func *f = ctx->tu->funcs[i];
+    if (!f->body || !(f->flags & (WL_F_DEVICE | WL_F_GLOBAL)))
+      continue;
+    cg_scan sc = {ctx, l, f};
+    wl_visitor v = {NULL, check, &sc, false};
+    wl_walk_stmt(f->body, &v);
+  }
+}
