@@ -11,8 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Architectures libclang may know, newest first (CUDA 13: sm_110, sm_121). */
+static const unsigned candidate_archs[] = {121, 120, 110, 103, 101, 100, 90, 89, 87, 86, 80, 75,
+                                           72,  70,  62,  61,  60,  53,  52, 50, 37, 35, 32, 30};
+#define NCANDIDATES (sizeof candidate_archs / sizeof candidate_archs[0])
+#define WL_ARCH_CACHE 8
+
 struct wl_parser {
   CXIndex index;
+  /* architectures probed (asked -> used), so that each is probed once per parser */
+  unsigned arch_asked[WL_ARCH_CACHE], arch_used[WL_ARCH_CACHE];
+  size_t narch;
 };
 
 wl_parser *wl_parser_new(void) {
@@ -26,6 +35,47 @@ void wl_parser_free(wl_parser *p) {
     return;
   clang_disposeIndex(p->index);
   free(p);
+}
+
+/* Whether this libclang accepts --cuda-gpu-arch=sm_<arch>: a parse of an
+ * empty file (libclang's driver refuses an unknown architecture with error 4). */
+static bool arch_known(wl_parser *p, unsigned arch) {
+  char flag[48];
+  snprintf(flag, sizeof flag, "--cuda-gpu-arch=sm_%u", arch);
+  const char *args[] = {"-x",         "cuda", "--cuda-device-only",        "-nocudainc",
+                        "-nocudalib", "-w",   "-Wno-unknown-cuda-version", flag};
+  struct CXUnsavedFile uf = {"/__warplint_arch_probe.cu", "", 0};
+  CXTranslationUnit tu = NULL;
+  enum CXErrorCode ec =
+      clang_parseTranslationUnit2(p->index, uf.Filename, args, (int)(sizeof args / sizeof args[0]),
+                                  &uf, 1, CXTranslationUnit_None, &tu);
+  if (tu)
+    clang_disposeTranslationUnit(tu);
+  return ec == CXError_Success && tu;
+}
+
+unsigned wl_parser_arch(wl_parser *p, unsigned arch) {
+  for (size_t i = 0; i < p->narch; i++)
+    if (p->arch_asked[i] == arch)
+      return p->arch_used[i];
+  unsigned used = arch;
+  if (!arch_known(p, arch)) {
+    /* the newest known one below it; for an unknown old one, the oldest known above it */
+    used = 0;
+    for (size_t i = 0; i < NCANDIDATES && !used; i++)
+      if (candidate_archs[i] < arch && arch_known(p, candidate_archs[i]))
+        used = candidate_archs[i];
+    for (size_t i = NCANDIDATES; i-- > 0 && !used;)
+      if (candidate_archs[i] > arch && arch_known(p, candidate_archs[i]))
+        used = candidate_archs[i];
+    if (!used)
+      used = arch; /* nothing works: let the parse report it */
+  }
+  if (p->narch < WL_ARCH_CACHE) {
+    p->arch_asked[p->narch] = arch;
+    p->arch_used[p->narch++] = used;
+  }
+  return used;
 }
 
 unsigned wl_parse_arch(const char *s) {
@@ -1798,7 +1848,15 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
   /* arguments */
   wl_vec args = {0};
   char archbuf[64], prelude_inc[256], prelude_dir[256], removed_dir[256], cudapath[1200];
-  unsigned arch = opts->arch ? opts->arch : 75;
+  unsigned asked = opts->arch ? opts->arch : 75;
+  /* an architecture newer than this libclang (sm_100, sm_120 with libclang
+   * 19) is analyzed as the newest one it knows, __CUDA_ARCH__ included */
+  unsigned arch = wl_parser_arch(p, asked);
+  if (arch != asked && opts->verbose)
+    fprintf(stderr,
+            "warplint: note: %s: libclang does not know sm_%u; analyzed as sm_%u "
+            "(__CUDA_ARCH__ %u)\n",
+            path, asked, arch, arch * 10);
   snprintf(archbuf, sizeof archbuf, "--cuda-gpu-arch=sm_%u", arch);
   snprintf(prelude_dir, sizeof prelude_dir, "%s", WL_PRELUDE_DIR);
   snprintf(prelude_inc, sizeof prelude_inc, "%s/__warplint_prelude.h", WL_PRELUDE_DIR);

@@ -46,6 +46,11 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
                          const wl_parse_opts *opts, wl_tu **out, wl_buf *err);
 void wl_tu_free(wl_tu *tu);
 
+/* The architecture libclang is run with for `arch`: arch itself when this
+ * libclang knows it, else the newest one it knows below it (probed once per
+ * parser with an empty file; sm_100 and sm_120 are sm_90 with libclang 19). */
+unsigned wl_parser_arch(wl_parser *p, unsigned arch);
+
 /* Compute capability from "sm_75", "75", "compute_75", "7.5"; 0 when invalid. */
 unsigned wl_parse_arch(const char *s);
 
