@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "builtins.h"
 #include "lanes.h"
 #include "local_values.h"
 #include "mask_fix.h"
@@ -84,7 +85,8 @@ typedef struct cg_scan {
 
 static bool is_coalesced(const wl_func *f, const wl_expr *e) {
   e = wl_local_resolve(f, e);
-  return e && e->kind == WL_E_CALL && e->name && strcmp(e->name, "coalesced_threads") == 0;
+  const wl_builtin *b = e && e->kind == WL_E_CALL ? wl_builtin_find(e->name) : NULL;
+  return b && b->kind == WL_BK_GROUP_COALESCED;
 }
 
 /* The group object of a member call g.m(...), NULL otherwise. */
@@ -98,15 +100,16 @@ static bool cg_check(const wl_expr *e, const wl_stmt *in, void *ud) {
   cg_scan *sc = ud;
   if (e->kind != WL_E_CALL || !e->name)
     return true;
+  /* reductions, scans and shifts: results that depend on which lanes are there */
+  const wl_builtin *b = wl_builtin_find(e->name);
+  if (!b || b->form != WL_BF_CG)
+    return true;
   const wl_expr *group = NULL;
-  static const char *const members[] = {"shfl_down", "shfl_up", "shfl_xor"};
-  static const char *const frees[] = {"reduce", "inclusive_scan", "exclusive_scan"};
-  for (size_t i = 0; i < sizeof members / sizeof members[0] && !group; i++)
-    if (strcmp(e->name, members[i]) == 0)
-      group = member_object(e);
-  for (size_t i = 0; i < sizeof frees / sizeof frees[0] && !group; i++)
-    if (strcmp(e->name, frees[i]) == 0 && !e->callee_is_method && e->nargs >= 2)
-      group = e->args[0];
+  if (b->kind == WL_BK_SHFL_UP || b->kind == WL_BK_SHFL_DOWN || b->kind == WL_BK_SHFL_XOR)
+    group = member_object(e);
+  else if ((b->kind == WL_BK_REDUCE || b->kind == WL_BK_SCAN) && !e->callee_is_method &&
+           e->nargs >= 2)
+    group = e->args[0];
   if (!group || !is_coalesced(sc->f, group))
     return true;
   const wl_expr *made = wl_local_resolve(sc->f, group);

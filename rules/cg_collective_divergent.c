@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "builtins.h"
 #include "consteval.h"
 #include "lanes.h"
 #include "local_values.h"
@@ -63,11 +64,12 @@ static bool group_of(const wl_rule_ctx *ctx, const wl_func *f, const wl_expr *g,
   const wl_expr *made = wl_local_resolve(f, g);
   if (!made || made->kind != WL_E_CALL || !made->name)
     return false;
-  if (strcmp(made->name, "this_thread_block") == 0) {
-    *gi = (group_info){0, "thread_block"};
+  const wl_builtin *b = wl_builtin_find(made->name);
+  if (b && b->kind == WL_BK_GROUP_THIS) {
+    *gi = (group_info){0, strcmp(made->name, "this_grid") == 0 ? "grid_group" : "thread_block"};
     return true;
   }
-  if (strcmp(made->name, "tiled_partition") == 0) {
+  if (b && b->kind == WL_BK_GROUP_PARTITION) {
     long long k;
     n = angle_size(wl_source_text(ctx, made->range), "tiled_partition");
     if (!n && made->nargs >= 2 && wl_consteval(made->args[1], &k) && k > 0 && k <= 1024)
@@ -122,31 +124,34 @@ typedef struct cg_scan {
   const wl_func *f;
 } cg_scan;
 
-static const char *const member_colls[] = {"shfl", "shfl_up", "shfl_down", "shfl_xor",  "any",
-                                           "all",  "ballot",  "match_any", "match_all", "sync"};
-static const char *const free_colls[] = {"reduce", "inclusive_scan", "exclusive_scan", "sync",
-                                         "tiled_partition"};
+/* The group a call is a collective of (catalog: cooperative-groups
+ * collectives and barriers, called on a group or given it first), or NULL. */
+static const wl_expr *collective_group(const wl_expr *e, const wl_builtin **bo) {
+  const wl_builtin *b = wl_builtin_find(e->name);
+  *bo = b;
+  if (!b || b->form != WL_BF_CG || (b->orders == WL_BO_NONE && b->kind != WL_BK_GROUP_PARTITION))
+    return NULL;
+  const wl_expr *c = e->callee_expr;
+  if (e->callee_is_method || (c && c->kind == WL_E_MEMBER))
+    return c && c->kind == WL_E_MEMBER && c->nargs >= 1 && b->kind != WL_BK_GROUP_PARTITION
+               ? c->args[0]
+               : NULL;
+  bool free_fn = b->kind == WL_BK_REDUCE || b->kind == WL_BK_SCAN || b->kind == WL_BK_BARRIER ||
+                 b->kind == WL_BK_GROUP_PARTITION;
+  return free_fn && e->nargs >= 1 ? e->args[0] : NULL;
+}
 
 static bool check(const wl_expr *e, const wl_stmt *in, void *ud) {
   (void)in;
   cg_scan *sc = ud;
   if (e->kind != WL_E_CALL || !e->name)
     return true;
-  const wl_expr *group = NULL;
-  if (e->callee_is_method || (e->callee_expr && e->callee_expr->kind == WL_E_MEMBER)) {
-    const wl_expr *c = e->callee_expr;
-    for (size_t i = 0; i < sizeof member_colls / sizeof member_colls[0] && !group; i++)
-      if (strcmp(e->name, member_colls[i]) == 0 && c && c->kind == WL_E_MEMBER && c->nargs >= 1)
-        group = c->args[0];
-  } else {
-    for (size_t i = 0; i < sizeof free_colls / sizeof free_colls[0] && !group; i++)
-      if (strcmp(e->name, free_colls[i]) == 0 && e->nargs >= 1)
-        group = e->args[0];
-  }
+  const wl_builtin *b;
+  const wl_expr *group = collective_group(e, &b);
   group_info gi;
   if (!group || !group_of(sc->ctx, sc->f, group, &gi))
     return true;
-  bool partition = strcmp(e->name, "tiled_partition") == 0;
+  bool partition = b->kind == WL_BK_GROUP_PARTITION;
   const wl_expr *via = NULL;
   if (!part_of_group(sc->l, e, gi.size, 0, &via))
     return true;

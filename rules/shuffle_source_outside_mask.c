@@ -270,8 +270,6 @@ static unsigned fam_sets(fam f, unsigned *sets) {
 
 /* ---- the source lane ------------------------------------------------------ */
 
-typedef enum src_kind { SRC_IDX, SRC_UP, SRC_DOWN, SRC_XOR } src_kind;
-
 static unsigned lowest(unsigned set) {
   for (unsigned i = 0; i < 32; i++)
     if (set >> i & 1u)
@@ -286,23 +284,9 @@ static unsigned highest(unsigned set) {
   return 0;
 }
 
-/* The lane `lane` reads from, or itself where the hardware keeps its own value. */
-static unsigned source(src_kind k, long long v, unsigned width, unsigned lane) {
-  unsigned base = lane / width * width;
-  long long from = lane;
-  switch (k) {
-  case SRC_IDX: from = base + ((v % width) + width) % width; break;
-  case SRC_UP: from = (long long)lane - v < (long long)base ? lane : (long long)lane - v; break;
-  case SRC_DOWN:
-    from = (long long)lane + v >= (long long)(base + width) ? lane : (long long)lane + v;
-    break;
-  case SRC_XOR: {
-    long long t = (long long)(lane ^ (unsigned)(v & 31));
-    from = t / width == lane / width ? t : lane;
-    break;
-  }
-  }
-  return (unsigned)from & 31u;
+/* The lane `lane` reads from (the catalog's shuffle semantics). */
+static unsigned source(wl_builtin_kind k, long long v, unsigned width, unsigned lane) {
+  return (unsigned)wl_builtin_shuffle_source(k, lane, v, width) & 31u;
 }
 
 /* ---- the rule ------------------------------------------------------------- */
@@ -340,12 +324,10 @@ void wl_rule_shuffle_source_outside_mask(wl_rule_ctx *ctx) {
     const wl_builtin *co = wl_collective_of(call);
     const wl_expr *mask = wl_collective_mask(call);
     const wl_func *f = wl_lanes_func_of_expr(l, call);
-    if (!co || !wl_builtin_is_shuffle(co) || co->legacy || !mask || !f || call->nargs < 3)
+    if (!co || !wl_builtin_is_shuffle(co) || co->legacy || !mask || !f || co->src_arg < 0 ||
+        call->nargs <= (unsigned)co->src_arg)
       continue;
-    src_kind sk = co->kind == WL_BK_SHFL_UP     ? SRC_UP
-                  : co->kind == WL_BK_SHFL_DOWN ? SRC_DOWN
-                  : co->kind == WL_BK_SHFL_XOR  ? SRC_XOR
-                                                : SRC_IDX;
+    wl_builtin_kind sk = co->kind;
     /* the width */
     long long width = 32;
     const wl_expr *wexpr = wl_collective_width(call);
@@ -414,9 +396,9 @@ void wl_rule_shuffle_source_outside_mask(wl_rule_ctx *ctx) {
     long long vals[MAXVALS];
     unsigned nv = 0;
     wl_leader_kind lead =
-        sk == SRC_IDX ? wl_mask_leader(ctx, f, call->args[2], mask) : WL_LEAD_NONE;
+        sk == WL_BK_SHFL ? wl_mask_leader(ctx, f, call->args[co->src_arg], mask) : WL_LEAD_NONE;
     if (lead == WL_LEAD_NONE) {
-      nv = operand_values(f, call, call->args[2], vals);
+      nv = operand_values(f, call, call->args[co->src_arg], vals);
       if (nv == 0)
         continue;
     } else {
@@ -455,7 +437,9 @@ void wl_rule_shuffle_source_outside_mask(wl_rule_ctx *ctx) {
     lane_list(fl.set, lanes, sizeof lanes);
     if (rr.partial || rr.caller_partial)
       wl_lanes_describe(ctx->tu, &rr, why, sizeof why);
-    const char *operand = sk == SRC_IDX ? "srcLane" : sk == SRC_XOR ? "laneMask" : "delta";
+    const char *operand = sk == WL_BK_SHFL       ? "srcLane"
+                          : sk == WL_BK_SHFL_XOR ? "laneMask"
+                                                 : "delta";
     char opdesc[96];
     if (lead != WL_LEAD_NONE)
       snprintf(opdesc, sizeof opdesc, "the mask's %s lane",
@@ -463,7 +447,7 @@ void wl_rule_shuffle_source_outside_mask(wl_rule_ctx *ctx) {
     else
       snprintf(opdesc, sizeof opdesc, "%s %lld", operand, fl.v);
     const char *fix =
-        sk == SRC_IDX && lead == WL_LEAD_NONE
+        sk == WL_BK_SHFL && lead == WL_LEAD_NONE
             ? "read from a lane the mask is known to hold (the leader __ffs(mask) - 1), or run "
               "the shuffle where the whole warp is, with 0xffffffff"
             : "run the shuffle where the whole warp is, with 0xffffffff, and let the lanes "

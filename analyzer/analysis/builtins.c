@@ -50,7 +50,10 @@ long long wl_builtin_shuffle_source(wl_builtin_kind kind, unsigned lane, long lo
   case WL_BK_SHFL: return base + ((src % width) + width) % width;
   case WL_BK_SHFL_UP: return (long long)lane - src < base ? lane : (long long)lane - src;
   case WL_BK_SHFL_DOWN: return (long long)lane + src >= base + width ? lane : (long long)lane + src;
-  case WL_BK_SHFL_XOR: return (long long)(lane ^ (unsigned)src);
+  case WL_BK_SHFL_XOR: { /* a partner outside the lane's segment: its own value */
+    long long t = (long long)(lane ^ (unsigned)src);
+    return t >= 0 && t < 32 && t / width == lane / width ? t : lane;
+  }
   default: return -1;
   }
 }

@@ -31,7 +31,10 @@ typedef enum wl_builtin_kind {
   WL_BK_GROUP_INDEX,     /* a block's thread_index() (a dim3) */
   WL_BK_GROUP_META_RANK, /* a tile's meta_group_rank() */
   WL_BK_GROUP_META_SIZE, /* a tile's meta_group_size() */
-  WL_BK_GROUP_SIZE       /* a group's size(), num_threads() */
+  WL_BK_GROUP_SIZE,      /* a group's size(), num_threads() */
+  WL_BK_GROUP_THIS,      /* cg::this_thread_block(), cg::this_grid(): the whole block / grid */
+  WL_BK_GROUP_COALESCED, /* cg::coalesced_threads(): the lanes that happen to be active */
+  WL_BK_GROUP_PARTITION  /* cg::tiled_partition(parent...): a collective of the parent */
 } wl_builtin_kind;
 
 typedef enum wl_builtin_form {
@@ -79,7 +82,8 @@ bool wl_builtin_is_shuffle(const wl_builtin *b);
 bool wl_builtin_is_warp_intrinsic(const wl_builtin *b);
 /* For a shuffle of the given kind at `lane` with source operand `src` and
  * `width` (1..32): the lane read from. A lane whose source would leave its
- * segment (up/down at an edge) reads its own value. */
+ * segment (up/down at an edge, a xor partner in another segment) reads its
+ * own value. */
 long long wl_builtin_shuffle_source(wl_builtin_kind kind, unsigned lane, long long src,
                                     long long width);
 
