@@ -2,9 +2,12 @@
 #include "buf.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void oom(void) {
   fputs("warplint: out of memory\n", stderr);
@@ -103,24 +106,96 @@ void wl_vec_free(wl_vec *v) {
   v->n = v->cap = 0;
 }
 
-char *wl_read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
+static const char *kind_of(mode_t m) {
+  return S_ISDIR(m)    ? "a directory"
+         : S_ISFIFO(m) ? "a FIFO"
+         : S_ISCHR(m)  ? "a character device"
+         : S_ISBLK(m)  ? "a block device"
+         : S_ISSOCK(m) ? "a socket"
+                       : "not a regular file";
+}
+
+static void size_text(size_t n, char *out, size_t cap) {
+  if (n >= ((size_t)1 << 20) && n % ((size_t)1 << 20) == 0)
+    snprintf(out, cap, "%zu MiB", n >> 20);
+  else
+    snprintf(out, cap, "%zu bytes", n);
+}
+
+char *wl_read_file_max(const char *path, size_t max, size_t *len, wl_buf *why) {
+  /* O_NONBLOCK: opening a FIFO with no writer does not wait */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    int e = errno;
+    if (why)
+      wl_buf_puts(why, strerror(e));
+    errno = e;
     return NULL;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    int e = errno;
+    if (why)
+      wl_buf_puts(why, strerror(e));
+    close(fd);
+    errno = e;
+    return NULL;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    if (why)
+      wl_buf_printf(why, "not a regular file (%s)", kind_of(st.st_mode));
+    close(fd);
+    errno = S_ISDIR(st.st_mode) ? EISDIR : ENODEV;
+    return NULL;
+  }
+  char lim[32];
+  size_text(max, lim, sizeof lim);
+  if ((unsigned long long)st.st_size > max) {
+    if (why)
+      wl_buf_printf(why, "larger than %s", lim);
+    close(fd);
+    errno = EFBIG;
+    return NULL;
+  }
+  /* regular: reads block as usual (a file that grows is cut at max + 1) */
+  int fl = fcntl(fd, F_GETFL);
+  if (fl >= 0)
+    (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
   wl_buf b;
   wl_buf_init(&b);
   char tmp[65536];
-  size_t n;
-  while ((n = fread(tmp, 1, sizeof tmp, f)) > 0)
-    wl_buf_add(&b, tmp, n);
-  int err = ferror(f);
-  fclose(f);
+  int err = 0;
+  for (;;) {
+    ssize_t n = read(fd, tmp, sizeof tmp);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      err = errno;
+      break;
+    }
+    if (n == 0)
+      break;
+    wl_buf_add(&b, tmp, (size_t)n);
+    if (b.len > max) {
+      err = EFBIG;
+      break;
+    }
+  }
+  close(fd);
   if (err) {
     wl_buf_free(&b);
-    errno = EIO;
+    if (why && err == EFBIG)
+      wl_buf_printf(why, "larger than %s", lim);
+    else if (why)
+      wl_buf_puts(why, strerror(err));
+    errno = err;
     return NULL;
   }
   if (len)
     *len = b.len;
   return wl_buf_detach(&b);
+}
+
+char *wl_read_file(const char *path, size_t *len) {
+  return wl_read_file_max(path, WL_READ_MAX, len, NULL);
 }

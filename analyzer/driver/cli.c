@@ -238,9 +238,19 @@ static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Directories below a named one are searched this deep (symbolic links are
+ * not followed, so only a real tree this deep gets there); a deeper one is an
+ * input error, never skipped silently. */
+#define WL_WALK_DEPTH 1024
+
 static void walk_dir(run_ctx *rc, const char *dir, const char *canon_dir, int depth) {
-  if (depth > 64)
+  if (depth > WL_WALK_DEPTH) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "directory nested more than %d levels below the path given: not searched",
+             WL_WALK_DEPTH);
+    add_job(rc, dir, canon_dir, msg);
     return;
+  }
   DIR *d = opendir(dir);
   if (!d) {
     char msg[256];

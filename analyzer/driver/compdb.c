@@ -326,7 +326,13 @@ typedef struct translator {
   bool nvcc;
   unsigned *archs;
   size_t narchs, cap;
+  wl_vec optfiles;    /* char*: canonical paths of the options files being read (a cycle) */
+  unsigned noptfiles; /* options files read for this command */
 } translator;
+
+/* Options files of one command: nested at most this deep, at most this many. */
+#define WL_OPTFILE_DEPTH 8
+#define WL_OPTFILE_MAX 64
 
 static void push(translator *t, const char *s) { wl_vec_push(&t->out->args, wl_xstrdup(s)); }
 
@@ -401,23 +407,46 @@ static void gencode(translator *t, const char *v) {
 static void translate(translator *t, const char *const *av, size_t ac, int depth, bool host);
 
 static void options_file(translator *t, const char *name, int depth) {
-  if (depth > 8) {
-    note(t, "options file '%s' nested too deeply", name);
+  if (depth > WL_OPTFILE_DEPTH) {
+    note(t, "options file '%s' nested too deeply (more than %d levels): not read", name,
+         WL_OPTFILE_DEPTH);
+    return;
+  }
+  if (t->noptfiles >= WL_OPTFILE_MAX) {
+    note(t, "options file '%s' not read: more than %d options files in one command", name,
+         WL_OPTFILE_MAX);
     return;
   }
   char *path = join_path(t->dir, name);
-  char *text = wl_read_file(path, NULL);
+  char *canon = wl_canonical_path(path);
+  for (size_t i = 0; i < t->optfiles.n; i++)
+    if (strcmp(t->optfiles.v[i], canon) == 0) {
+      note(t, "options file '%s' includes itself: not read again", path);
+      free(canon);
+      free(path);
+      return;
+    }
+  t->noptfiles++;
+  wl_buf why;
+  wl_buf_init(&why);
+  char *text = wl_read_file_max(path, WL_READ_MAX_CONFIG, NULL, &why);
   if (!text) {
-    note(t, "cannot read options file '%s': %s", path, strerror(errno));
+    note(t, "cannot read options file '%s': %s", path, wl_buf_str(&why));
+    wl_buf_free(&why);
+    free(canon);
     free(path);
     return;
   }
+  wl_buf_free(&why);
   wl_vec words = {0};
   wl_buf err;
   wl_buf_init(&err);
   if (!wl_split_args(text, &words, &err))
     note(t, "options file '%s': %s", path, wl_buf_str(&err));
+  wl_vec_push(&t->optfiles, canon);
   translate(t, (const char *const *)words.v, words.n, depth + 1, false);
+  t->optfiles.n--;
+  free(canon);
   for (size_t i = 0; i < words.n; i++)
     free(words.v[i]);
   wl_vec_free(&words);
@@ -576,6 +605,7 @@ void wl_translate_command(const char *const *argv, size_t argc, const char *dir,
   }
   out->arch = wl_pick_arch(t.archs, t.narchs);
   free(t.archs);
+  wl_vec_free(&t.optfiles);
   /* the database is untrusted: whatever the translation lets through must
    * also pass the allow-list of argtrust.h (nothing that writes or loads) */
   size_t w = 0;
@@ -608,11 +638,15 @@ static char *cx_dup(CXString s) {
  * handed a good one). */
 static bool check_db(const char *file, wl_buf *err) {
   size_t len = 0;
-  char *text = wl_read_file(file, &len);
+  wl_buf why;
+  wl_buf_init(&why);
+  char *text = wl_read_file_max(file, WL_READ_MAX_DATA, &len, &why);
   if (!text) {
-    wl_buf_printf(err, "%s: cannot read: %s", file, strerror(errno));
+    wl_buf_printf(err, "%s: cannot read: %s", file, wl_buf_str(&why));
+    wl_buf_free(&why);
     return false;
   }
+  wl_buf_free(&why);
   json_tokener *tok = json_tokener_new();
   json_object *root = json_tokener_parse_ex(tok, text, (int)len);
   enum json_tokener_error je = json_tokener_get_error(tok);

@@ -434,11 +434,13 @@ bool wl_config_load(const char *path, wl_config *c, wl_buf *err) {
   char *slash = strrchr(dir, '/');
   slash[slash == dir ? 1 : 0] = '\0';
   size_t len = 0;
-  char *text = wl_read_file(path, &len);
+  wl_buf why;
+  wl_buf_init(&why);
+  char *text = wl_read_file_max(path, WL_READ_MAX_CONFIG, &len, &why);
   bool ok;
   if (!text) {
     config_init(c, path, dir);
-    wl_buf_printf(err, "%s: cannot read: %s", path, strerror(errno));
+    wl_buf_printf(err, "%s: cannot read: %s", path, wl_buf_str(&why));
     ok = false;
   } else if (memchr(text, '\0', len)) {
     config_init(c, path, dir);
@@ -450,6 +452,7 @@ bool wl_config_load(const char *path, wl_config *c, wl_buf *err) {
   free(text);
   free(dir);
   free(canon);
+  wl_buf_free(&why);
   return ok;
 }
 

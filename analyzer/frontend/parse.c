@@ -1797,10 +1797,9 @@ static void collect_diags(lower_ctx *L, const wl_parse_opts *opts) {
 /* ------------------------------------------------------------------------ */
 /* Entry point                                                              */
 
-static bool looks_binary(const char *s, size_t n) {
-  size_t lim = n < 65536 ? n : 65536;
-  return memchr(s, '\0', lim) != NULL;
-}
+/* A NUL byte anywhere: not source text (the whole file is checked, a
+ * source with a binary tail is not parsed up to its first NUL). */
+static bool looks_binary(const char *s, size_t n) { return memchr(s, '\0', n) != NULL; }
 
 /* Headers a CUDA 13 toolkit no longer ships but clang's wrapper still includes. */
 static const char *const removed_headers[] = {
@@ -1833,11 +1832,15 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
     text = wl_xmalloc(len + 1);
     memcpy(text, contents, len + 1);
   } else {
-    text = wl_read_file(path, &len);
+    wl_buf why;
+    wl_buf_init(&why);
+    text = wl_read_file_max(path, WL_READ_MAX, &len, &why);
     if (!text) {
-      wl_buf_printf(err, "cannot read file: %s", strerror(errno));
+      wl_buf_printf(err, "cannot read file: %s", wl_buf_str(&why));
+      wl_buf_free(&why);
       return WL_PARSE_UNREADABLE;
     }
+    wl_buf_free(&why);
   }
   if (looks_binary(text, len)) {
     free(text);

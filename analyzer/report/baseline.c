@@ -40,11 +40,15 @@ static int cmp_fp(const void *a, const void *b) { return strcmp(a, b); }
 bool wl_baseline_load(const char *path, wl_baseline *b, wl_buf *err) {
   memset(b, 0, sizeof *b);
   size_t len = 0;
-  char *text = wl_read_file(path, &len);
+  wl_buf why;
+  wl_buf_init(&why);
+  char *text = wl_read_file_max(path, WL_READ_MAX_DATA, &len, &why);
   if (!text) {
-    wl_buf_printf(err, "%s: cannot read the baseline: %s", path, strerror(errno));
+    wl_buf_printf(err, "%s: cannot read the baseline: %s", path, wl_buf_str(&why));
+    wl_buf_free(&why);
     return false;
   }
+  wl_buf_free(&why);
   json_tokener *tok = json_tokener_new();
   json_object *root = json_tokener_parse_ex(tok, text, (int)len);
   enum json_tokener_error je = json_tokener_get_error(tok);

@@ -56,4 +56,47 @@ expect_exit 1 -- "$WL" "$T/ifs900.cu"
 count_is "$T/out" "legacy-intrinsic" 2 "900 nested ifs: both shuffles reported"
 lacks "$T/err" "not analyzed" "900 nested ifs: no notice"
 
+# --- files that are not regular files, or too big: never a hang ------------
+printf '%s\n' "$GOOD" >"$T/good.cu"
+mkfifo "$T/fifo" || fail "mkfifo"
+expect_exit 2 -- timeout 20 "$WL" "$T/fifo" "$T/good.cu"
+contains "$T/err" "fifo: not a regular file" "a FIFO named as input"
+contains "$T/out" "legacy-intrinsic" "the other file is analyzed"
+expect_exit 2 -- timeout 20 "$WL" --config "$T/fifo" "$T/good.cu"
+contains "$T/err" "cannot read: not a regular file (a FIFO)" "a FIFO as --config"
+expect_exit 2 -- timeout 20 "$WL" --baseline "$T/fifo" "$T/good.cu"
+contains "$T/err" "cannot read the baseline: not a regular file (a FIFO)" "a FIFO as --baseline"
+expect_exit 2 -- timeout 20 "$WL" --baseline /dev/zero "$T/good.cu"
+contains "$T/err" "not a regular file (a character device)" "/dev/zero as --baseline"
+expect_exit 2 -- timeout 20 "$WL" --config /dev/zero "$T/good.cu"
+contains "$T/err" "not a regular file (a character device)" "/dev/zero as --config"
+mkdir "$T/db" && mkfifo "$T/db/compile_commands.json"
+expect_exit 2 -- timeout 20 "$WL" -p "$T/db" "$T/good.cu"
+contains "$T/err" "compile_commands.json: cannot read: not a regular file (a FIFO)" "a FIFO as compile database"
+head -c 1100000 /dev/zero | tr '\0' '#' >"$T/big.warplint"
+expect_exit 2 -- timeout 20 "$WL" --config "$T/big.warplint" "$T/good.cu"
+contains "$T/err" "cannot read: larger than 1 MiB" "a .warplint over the size limit"
+
+# --- an options file that includes itself: read once, a note ------------------
+mkdir "$T/opt"
+printf '%s\n' "$GOOD" >"$T/opt/good.cu"
+printf -- '-DX @opt.rsp @opt.rsp @opt.rsp @opt.rsp @opt.rsp @opt.rsp --options-file opt.rsp\n' >"$T/opt/opt.rsp"
+printf '[{"directory": "%s", "file": "good.cu", "arguments": ["nvcc", "-c", "--options-file", "opt.rsp", "good.cu"]}]\n' "$T/opt" >"$T/opt/compile_commands.json"
+expect_exit 1 -- timeout 20 "$WL" -v -p "$T/opt" "$T/opt/good.cu"
+contains "$T/err" "options file '.*opt.rsp' includes itself: not read again" "self-including options file"
+contains "$T/out" "legacy-intrinsic" "self-including options file: the file is analyzed"
+
+# --- a NUL byte after the first 64 KiB: the whole file is checked --------------
+{ head -c 70000 /dev/zero | tr '\0' ' '; printf '\n\000\n%s\n' "$GOOD"; } >"$T/tail.cu"
+expect_exit 2 -- "$WL" "$T/tail.cu" "$T/good.cu"
+contains "$T/err" "tail.cu: not a text file (binary content)" "binary content after 64 KiB"
+
+# --- a tree deeper than the walk goes: an error, not a silent skip -------------
+mkdir "$T/tree" && cp "$T/good.cu" "$T/tree/top.cu"
+deep=$(python3 -c "print('/'.join(['d'] * 1030))")
+(cd "$T/tree" && mkdir -p "$deep" && cp ../good.cu "$deep/bottom.cu")
+expect_exit 2 -- "$WL" "$T/tree"
+contains "$T/err" "directory nested more than 1024 levels below the path given: not searched" "deep tree reported"
+contains "$T/out" "top.cu" "deep tree: the files above the limit are analyzed"
+
 finish robust
