@@ -26,25 +26,34 @@ static bool fix_call(wl_mask_fixer *mf, wl_finding *fd, const wl_expr *e, const 
   const wl_tu *tu = ctx->tu;
   const char *why = NULL;
   size_t nl = strlen(ln->name);
-  size_t at = e->loc.offset, paren = at + nl;
+  /* a call written in a macro's definition is fixed there, when the
+   * definition is the file reported on (every expansion must then agree on
+   * the fix: diag.c drops a fix that the expansions disagree on) */
+  bool in_def = e->macro && e->macro->spelling.file && wl_tu_in_main(tu, e->macro->spelling);
+  wl_loc loc = in_def ? e->macro->spelling : e->loc;
+  size_t at = loc.offset, paren = at + nl;
   while (paren < tu->source_len && (tu->source[paren] == ' ' || tu->source[paren] == '\t'))
     paren++;
   char mask[64] = "mask";
   const wl_stmt *hoist_before = NULL;
   char *hoist = NULL;
   wl_mask_choice c = WL_MASK_NONE;
-  if (e->macro)
+  if (e->macro && !in_def)
     why = "the call comes from a macro";
-  else if (!wl_tu_in_main(tu, e->loc) || at + nl > tu->source_len ||
+  else if (!wl_tu_in_main(tu, loc) || at + nl > tu->source_len ||
            strncmp(tu->source + at, ln->name, nl) != 0 || paren >= tu->source_len ||
            tu->source[paren] != '(')
     why = "the call is not spelled plainly in this file";
   else
     c = wl_choose_mask(mf, e, mask, sizeof mask, &hoist_before, &hoist, &why);
+  if (c != WL_MASK_NONE && in_def && hoist) {
+    c = WL_MASK_NONE; /* a mask computed before a branch would go at the expansion */
+    why = "the call comes from a macro";
+  }
   if (c != WL_MASK_NONE) {
-    wl_range name = {e->loc, e->loc}, open = {e->loc, e->loc};
+    wl_range name = {loc, loc}, open = {loc, loc};
     name.end.offset = (unsigned)(at + nl);
-    name.end.col = e->loc.col + (unsigned)nl;
+    name.end.col = loc.col + (unsigned)nl;
     open.begin.offset = open.end.offset = (unsigned)(paren + 1);
     char repl[64], ins[80];
     snprintf(repl, sizeof repl, "%s", ln->replacement);

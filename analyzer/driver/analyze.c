@@ -1,7 +1,12 @@
 /* analyze.c - runs the registered rules over a lowered translation unit. */
 #include "analyze.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "analyses.h"
+#include "fix.h"
 #include "rules.h"
 #include "suppress.h"
 
@@ -37,13 +42,205 @@ void wl_run_rules(const wl_tu *tu, const char *display_path, const wl_analyze_op
   wl_findings_move(out, &local);
 }
 
-wl_parse_status wl_analyze_file(wl_parser *p, const char *path, const char *contents,
-                                const wl_analyze_opts *o, wl_findings *out, wl_buf *err) {
+void wl_analyze_info_free(wl_analyze_info *info) {
+  for (size_t i = 0; i < info->included.n; i++)
+    free(info->included.v[i]);
+  wl_vec_free(&info->included);
+  for (size_t i = 0; i < info->inferred.n; i++)
+    free(info->inferred.v[i]);
+  wl_vec_free(&info->inferred);
+  for (size_t i = 0; i < info->headers.n; i++) {
+    wl_header_seen *h = info->headers.v[i];
+    free(h->shown);
+    free(h);
+  }
+  wl_vec_free(&info->headers);
+  memset(info, 0, sizeof *info);
+}
+
+/* `canon` relative to the canonical directory `dir` when it lies under it,
+ * else a copy of canon (the way files of a compilation database are shown). */
+static char *relative_to(const char *canon, const char *dir) {
+  size_t dl = strlen(dir);
+  if (strcmp(dir, "/") == 0 && canon[0] == '/' && canon[1])
+    return wl_xstrdup(canon + 1);
+  if (strncmp(canon, dir, dl) == 0 && canon[dl] == '/' && canon[dl + 1])
+    return wl_xstrdup(canon + dl + 1);
+  return wl_xstrdup(canon);
+}
+
+/* The path a header's findings carry (wl_analyze_opts). */
+static const char *header_display(wl_tu *tu, const wl_analyze_opts *o, const char *canon) {
+  size_t bl = o->base ? strlen(o->base) : 0;
+  wl_buf b;
+  wl_buf_init(&b);
+  if (o->base && o->base_shown && strncmp(canon, o->base, bl) == 0 && canon[bl] == '/') {
+    size_t sl = strlen(o->base_shown);
+    wl_buf_printf(&b, "%s%s%s", o->base_shown, sl && o->base_shown[sl - 1] != '/' ? "/" : "",
+                  canon + bl + 1);
+  } else if (o->cwd) {
+    char *r = relative_to(canon, o->cwd);
+    wl_buf_puts(&b, r);
+    free(r);
+  } else {
+    wl_buf_puts(&b, canon);
+  }
+  const char *d = wl_arena_strdup(&tu->arena, wl_buf_str(&b));
+  wl_buf_free(&b);
+  return d;
+}
+
+static bool is_missing_include(const wl_parse_diag *d) {
+  return d->message && strstr(d->message, "file not found") != NULL;
+}
+
+/* The name of a quoted #include that did not resolve (d is its diagnostic),
+ * copied into buf; NULL when d is something else or the include is <...> or
+ * in a file that is not the user's. */
+static const char *missing_quoted(const wl_tu *tu, const wl_parse_diag *d, char *buf, size_t n) {
+  if (!is_missing_include(d) || !d->loc.file)
+    return NULL;
+  const char *src = NULL;
+  size_t len = 0;
+  if (wl_tu_in_main(tu, d->loc)) {
+    src = tu->source, len = tu->source_len;
+  } else {
+    const wl_tu_file *tf = wl_tu_file_of(tu, d->loc);
+    if (tf)
+      src = tf->source, len = tf->source_len;
+  }
+  if (!src || d->loc.offset >= len || src[d->loc.offset] != '"')
+    return NULL;
+  const char *b = src + d->loc.offset + 1;
+  const char *e = memchr(b, '"', len - d->loc.offset - 1);
+  const char *nl = memchr(b, '\n', len - d->loc.offset - 1);
+  if (!e || (nl && nl < e) || e == b || (size_t)(e - b) >= n)
+    return NULL;
+  memcpy(buf, b, (size_t)(e - b));
+  buf[e - b] = '\0';
+  return buf;
+}
+
+#define WL_INFER_ROUNDS 4
+
+/* Parses the file; with include inference, again with the include
+ * directories that resolve its quoted includes (new includes may bring new
+ * unresolved ones: a few rounds). */
+static wl_parse_status parse_inferring(wl_parser *p, const char *path, const char *contents,
+                                       const wl_analyze_opts *o, wl_tu **out, wl_analyze_info *info,
+                                       wl_buf *err) {
+  wl_parse_opts po = o->parse;
+  po.verbose = false; /* said once, for the last parse */
+  wl_vec args = {0}, extra = {0};
+  for (size_t i = 0; i < o->parse.nargs; i++)
+    wl_vec_push(&args, (void *)o->parse.args[i]);
   wl_tu *tu = NULL;
-  wl_parse_status st = wl_parse(p, path, contents, &o->parse, &tu, err);
+  wl_parse_status st = WL_PARSE_OK;
+  for (int round = 0;; round++) {
+    po.args = (const char *const *)args.v;
+    po.nargs = args.n;
+    st = wl_parse(p, path, contents, &po, &tu, err);
+    if (st != WL_PARSE_OK || !o->infer_include || round + 1 >= WL_INFER_ROUNDS)
+      break;
+    bool added = false;
+    for (unsigned i = 0; i < tu->ndiags; i++) {
+      char name[1024];
+      const char *nm = missing_quoted(tu, &tu->diags[i], name, sizeof name);
+      char *dir = nm ? o->infer_include(nm, tu->diags[i].loc.file, o->infer_ud) : NULL;
+      if (!dir)
+        continue;
+      wl_buf flag;
+      wl_buf_init(&flag);
+      wl_buf_printf(&flag, "-I%s", dir);
+      bool dup = false;
+      for (size_t k = 0; k < extra.n && !dup; k++)
+        dup = strcmp(extra.v[k], flag.data) == 0;
+      if (!dup) {
+        wl_vec_push(&extra, wl_buf_detach(&flag));
+        wl_vec_push(&args, extra.v[extra.n - 1]);
+        if (info) {
+          wl_vec_push(&info->inferred, wl_xstrdup(nm));
+          wl_vec_push(&info->inferred, wl_xstrdup(dir));
+        }
+        added = true;
+      }
+      wl_buf_free(&flag);
+      free(dir);
+    }
+    if (!added)
+      break;
+    wl_tu_free(tu);
+    tu = NULL;
+  }
+  for (size_t i = 0; i < extra.n; i++)
+    free(extra.v[i]);
+  wl_vec_free(&extra);
+  wl_vec_free(&args);
+  if (st == WL_PARSE_OK && o->parse.verbose)
+    for (unsigned i = 0; i < tu->ndiags; i++) {
+      const wl_parse_diag *d = &tu->diags[i];
+      fprintf(stderr, "%s:%u:%u: note: could not resolve: %s\n", d->loc.file ? d->loc.file : path,
+              d->loc.line, d->loc.col, d->message);
+    }
+  *out = tu;
+  return st;
+}
+
+wl_parse_status wl_analyze_file_ex(wl_parser *p, const char *path, const char *contents,
+                                   const wl_analyze_opts *o, wl_findings *out,
+                                   wl_analyze_info *info, wl_buf *err) {
+  wl_tu *tu = NULL;
+  wl_parse_status st = parse_inferring(p, path, contents, o, &tu, info, err);
   if (st != WL_PARSE_OK)
     return st;
+  for (unsigned i = 0; i < tu->nfiles; i++) {
+    wl_tu_file *tf = &tu->files[i];
+    tf->report =
+        tf->has_code && o->report_header && o->report_header(tf->canon, o->report_header_ud);
+    if (tf->report) {
+      tf->display = header_display(tu, o, tf->canon);
+      if (info) {
+        wl_header_seen *h = wl_xcalloc(1, sizeof *h);
+        h->shown = wl_xstrdup(tf->display);
+        h->hash = wl_content_hash(tf->source, tf->source_len);
+        h->len = tf->source_len;
+        wl_vec_push(&info->headers, h);
+      }
+    }
+    if (info)
+      wl_vec_push(&info->included, wl_xstrdup(tf->canon));
+  }
+  if (info)
+    for (unsigned i = 0; i < tu->ndiags; i++) {
+      const wl_parse_diag *d = &tu->diags[i];
+      bool user = d->loc.file && (wl_tu_in_main(tu, d->loc) || wl_tu_file_of(tu, d->loc));
+      if (is_missing_include(d))
+        info->nunresolved++;
+      else if (user)
+        info->nerrors++;
+    }
+  tu->main_display = path;
   wl_run_rules(tu, path, o, out);
+  /* each reported header in turn, as if it were the file analyzed */
+  const char *main_path = tu->path, *main_source = tu->source;
+  size_t main_len = tu->source_len;
+  for (unsigned i = 0; i < tu->nfiles; i++) {
+    const wl_tu_file *tf = &tu->files[i];
+    if (!tf->report)
+      continue;
+    tu->path = tf->name;
+    tu->source = tf->source;
+    tu->source_len = tf->source_len;
+    wl_run_rules(tu, tf->display, o, out);
+  }
+  tu->path = main_path;
+  tu->source = main_source;
+  tu->source_len = main_len;
   wl_tu_free(tu);
   return WL_PARSE_OK;
+}
+
+wl_parse_status wl_analyze_file(wl_parser *p, const char *path, const char *contents,
+                                const wl_analyze_opts *o, wl_findings *out, wl_buf *err) {
+  return wl_analyze_file_ex(p, path, contents, o, out, NULL, err);
 }

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
+#include <regex.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "diag.h"
 #include "emit.h"
 #include "fix.h"
+#include "infer.h"
 #include "isolate.h"
 #include "options.h"
 #include "project.h"
@@ -48,7 +50,10 @@ typedef struct profile {
   wl_vec exts;   /* const char*: extensions searched in directories */
 } profile;
 
+struct run_ctx;
+
 typedef struct job {
+  struct run_ctx *rc;
   char *path;  /* as displayed */
   char *canon; /* canonical */
   char *error; /* NULL when it can be analyzed */
@@ -61,6 +66,12 @@ typedef struct job {
   bool hashed;   /* --fix/--diff: the analyzed contents are known */
   uint64_t hash; /* wl_content_hash of them */
   size_t len;
+  wl_analyze_info info;
+  bool header;      /* a header: analyzed alone only when no analyzed file includes it */
+  bool included;    /* a header analyzed with the files that include it */
+  char *root;       /* the analyzed path (directory) it was found under, canonical */
+  char *root_shown; /* the same as the user spelled it */
+  const wl_compdb_entry *includer; /* a header's includer in the compilation database */
 } job;
 
 typedef struct run_ctx {
@@ -77,6 +88,14 @@ typedef struct run_ctx {
   size_t njobs, cap;
   wl_vec input_errors; /* char*: path, message, path, ...: config errors for the emitters */
   wl_vec rule_ids;     /* char*: rule ids from worker processes that are not registered rules */
+  regex_t header_re;   /* --header-filter */
+  bool have_header_re;
+  wl_vec roots;     /* char*: canonical directories whose headers are reported by default */
+  char *cuda_canon; /* canonical --cuda-path: its headers are never reported */
+  wl_infer *infer;  /* include inference; NULL when off */
+  wl_vec included;  /* char*: canonical headers included by the files analyzed, sorted */
+  wl_vec db_incs;   /* canonical header, wl_compdb_entry*, ...: who includes what in the database */
+  bool db_incs_done;
 } run_ctx;
 
 static profile *new_profile(run_ctx *rc, const wl_config *cfg) {
@@ -202,6 +221,7 @@ static job *add_job(run_ctx *rc, const char *path, const char *canon, const char
   }
   job *j = &rc->jobs[rc->njobs++];
   memset(j, 0, sizeof *j);
+  j->rc = rc;
   j->path = wl_xstrdup(path);
   j->canon = wl_xstrdup(canon ? canon : path);
   wl_findings_init(&j->findings);
@@ -222,9 +242,20 @@ static bool has_ext(const char *name, const wl_vec *exts) {
 
 /* A file that will be analyzed if its profile allows: excluded files are
  * skipped (noted with --verbose), files of a broken config are not analyzed. */
+static bool is_header(const char *name) {
+  static const char *const hdr[] = {"h", "hh", "hpp", "hxx", "cuh", "inl", "inc", "tcc", "ipp"};
+  const char *slash = strrchr(name, '/');
+  const char *dot = strrchr(slash ? slash + 1 : name, '.');
+  for (size_t i = 0; dot && i < sizeof hdr / sizeof hdr[0]; i++)
+    if (strcmp(dot + 1, hdr[i]) == 0)
+      return true;
+  return false;
+}
+
 static void add_file(run_ctx *rc, const char *path, const char *canon, profile *p) {
   job *j = add_job(rc, path, canon, NULL);
   j->prof = p;
+  j->header = is_header(canon);
   if (p->has_cfg && wl_config_excludes(&p->cfg, canon)) {
     j->skip = true;
     if (rc->o->verbose)
@@ -312,13 +343,20 @@ static void collect_paths(run_ctx *rc) {
       continue;
     }
     char *canon = wl_canonical_path(p);
+    size_t first = rc->njobs;
     if (S_ISDIR(st.st_mode)) {
       walk_dir(rc, p, canon, 0);
+      for (size_t k = first; k < rc->njobs; k++) {
+        rc->jobs[k].root = wl_xstrdup(canon);
+        rc->jobs[k].root_shown = wl_xstrdup(p);
+      }
     } else if (S_ISREG(st.st_mode)) {
-      /* named explicitly: analyzed whatever its extension */
+      /* named explicitly: analyzed whatever its extension, and never
+       * skipped as a header that another file includes */
       char *dir = dir_of(canon);
       add_file(rc, p, canon, dir_profile(rc, dir));
-      free(dir);
+      rc->jobs[rc->njobs - 1].header = false;
+      rc->jobs[rc->njobs - 1].root = dir;
     } else {
       add_job(rc, p, canon, "not a regular file");
     }
@@ -371,50 +409,263 @@ static void skip_duplicates(run_ctx *rc) {
   free(order);
 }
 
-/* The options of each job: compile command, then .warplint, then command line. */
-static void prepare_jobs(run_ctx *rc) {
+/* ------------------------------------------------------------------------ */
+/* Headers and include inference                                            */
+
+static bool under_dir(const char *canon, const char *dir) {
+  size_t n = strlen(dir);
+  if (strcmp(dir, "/") == 0)
+    return canon[0] == '/';
+  return strncmp(canon, dir, n) == 0 && (canon[n] == '/' || canon[n] == '\0');
+}
+
+/* Whether the findings located in a header are reported (wl_analyze_opts). */
+static bool report_header(const char *canon, void *ud) {
+  const run_ctx *rc = ud;
+  if (rc->cuda_canon && under_dir(canon, rc->cuda_canon))
+    return false;
+  if (rc->have_header_re)
+    return regexec(&rc->header_re, canon, 0, NULL, 0) == 0;
+  for (size_t i = 0; i < rc->roots.n; i++)
+    if (under_dir(canon, rc->roots.v[i]))
+      return true;
+  return false;
+}
+
+static void add_root(run_ctx *rc, const char *dir) {
+  for (size_t i = 0; i < rc->roots.n; i++)
+    if (strcmp(rc->roots.v[i], dir) == 0)
+      return;
+  wl_vec_push(&rc->roots, wl_xstrdup(dir));
+}
+
+/* A directory and its project tree (infer.h) */
+static void add_root_and_tree(run_ctx *rc, const char *dir) {
+  add_root(rc, dir);
+  char *t = wl_project_tree(dir);
+  if (t)
+    add_root(rc, t);
+  free(t);
+  char *g = wl_project_root_of(dir); /* the repository */
+  if (g)
+    add_root(rc, g);
+  free(g);
+}
+
+/* The directories whose headers are reported by default: the paths analyzed,
+ * the compilation database's directory, and their project trees. */
+static void header_roots(run_ctx *rc) {
   const wl_cli_opts *o = rc->o;
+  for (size_t i = 0; i < o->paths.n; i++) {
+    struct stat st;
+    if (stat(o->paths.v[i], &st) != 0)
+      continue;
+    char *canon = wl_canonical_path(o->paths.v[i]);
+    if (S_ISDIR(st.st_mode)) {
+      add_root_and_tree(rc, canon);
+    } else {
+      char *d = dir_of(canon);
+      add_root_and_tree(rc, d);
+      free(d);
+    }
+    free(canon);
+  }
+  if (o->compdb) {
+    struct stat st;
+    char *canon = wl_canonical_path(o->compdb);
+    char *d = stat(canon, &st) == 0 && S_ISDIR(st.st_mode) ? wl_xstrdup(canon) : dir_of(canon);
+    add_root_and_tree(rc, d);
+    free(d);
+    free(canon);
+  }
+  if (o->cuda_path)
+    rc->cuda_canon = wl_canonical_path(o->cuda_path);
+}
+
+/* Include inference (wl_analyze_opts): the project tree of the including
+ * file, else the directory analyzed. */
+static char *infer_include(const char *name, const char *includer, void *ud) {
+  job *j = ud;
+  run_ctx *rc = j->rc;
+  char *canon = wl_canonical_path(includer);
+  char *dir = dir_of(canon);
+  char *tree = wl_project_tree(dir);
+  if (!tree)
+    tree = wl_xstrdup(j->root ? j->root : dir);
+  bool ambiguous = false;
+  char *found = wl_infer_include(rc->infer, tree, name, &ambiguous);
+  if (!found && ambiguous && rc->o->verbose)
+    fprintf(rc->err,
+            "warplint: note: %s: #include \"%s\": several files of %s match; nothing inferred\n",
+            j->path, name, tree);
+  free(tree);
+  free(dir);
+  free(canon);
+  return found;
+}
+
+static int cmp_strp(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Who includes what among the files of the compilation database: the
+ * #include lines of each file resolved against its directory and its -I
+ * directories. Read once, for headers that no analyzed file includes. */
+static void scan_db_includes(run_ctx *rc) {
+  rc->db_incs_done = true;
+  for (size_t i = 0; i < rc->db.n; i++) {
+    const wl_compdb_entry *e = &rc->db.v[i];
+    size_t len = 0;
+    char *text = wl_read_file(e->file, &len);
+    if (!text)
+      continue;
+    char *dir = dir_of(e->file);
+    for (char *line = text; line && *line;) {
+      char *next = strchr(line, '\n');
+      if (next)
+        *next++ = '\0';
+      char *c = line;
+      while (*c == ' ' || *c == '\t')
+        c++;
+      char name[1024];
+      if (*c == '#' && sscanf(c + 1, " include %*[\"<]%1023[^\">]", name) == 1) {
+        wl_vec cands = {0};
+        wl_vec_push(&cands, dir);
+        for (size_t k = 0; k < e->flags.args.n; k++) {
+          const char *a = e->flags.args.v[k];
+          if (strncmp(a, "-I", 2) == 0 && a[2])
+            wl_vec_push(&cands, (void *)(a + 2));
+        }
+        for (size_t k = 0; k < cands.n; k++) {
+          wl_buf p;
+          wl_buf_init(&p);
+          wl_buf_printf(&p, "%s/%s", (char *)cands.v[k], name);
+          struct stat st;
+          if (stat(p.data, &st) == 0 && S_ISREG(st.st_mode)) {
+            wl_vec_push(&rc->db_incs, wl_canonical_path(p.data));
+            wl_vec_push(&rc->db_incs, (void *)e);
+            wl_buf_free(&p);
+            break;
+          }
+          wl_buf_free(&p);
+        }
+        wl_vec_free(&cands);
+      }
+      line = next;
+    }
+    free(dir);
+    free(text);
+  }
+}
+
+/* A file of the compilation database that includes the header, or NULL. */
+static const wl_compdb_entry *db_includer(run_ctx *rc, const char *canon) {
+  if (!rc->have_db)
+    return NULL;
+  if (!rc->db_incs_done)
+    scan_db_includes(rc);
+  for (size_t i = 0; i + 1 < rc->db_incs.n; i += 2)
+    if (strcmp(rc->db_incs.v[i], canon) == 0)
+      return rc->db_incs.v[i + 1];
+  return NULL;
+}
+
+/* The options of a job: compile command (its own, or an includer's for a
+ * header), then .warplint, then command line. */
+static void prepare_job(run_ctx *rc, job *j) {
+  const wl_cli_opts *o = rc->o;
+  j->args.n = 0;
+  const wl_config *cfg = j->prof && j->prof->has_cfg ? &j->prof->cfg : NULL;
+  const wl_compdb_entry *e = j->entry ? j->entry : j->includer;
+  unsigned arch = 75;
+  if (e) {
+    for (size_t k = 0; k < e->flags.args.n; k++)
+      wl_vec_push(&j->args, e->flags.args.v[k]);
+    if (e->flags.arch)
+      arch = e->flags.arch;
+    if (o->verbose && j->entry)
+      for (size_t k = 0; k < e->flags.notes.n; k++)
+        fprintf(rc->err, "warplint: note: %s: compile command: %s\n", j->path,
+                (char *)e->flags.notes.v[k]);
+    if (o->verbose && !j->entry) {
+      char *shown = wl_relative_path(e->file, rc->cwd);
+      fprintf(rc->err, "warplint: note: %s: not included by the files analyzed; the flags of %s\n",
+              j->path, shown);
+      free(shown);
+    }
+  } else if (rc->have_db && o->verbose) {
+    fprintf(rc->err, "warplint: note: %s: not in the compilation database; default flags\n",
+            j->path);
+  }
+  if (cfg) {
+    for (size_t k = 0; k < cfg->clang_args.n; k++)
+      wl_vec_push(&j->args, cfg->clang_args.v[k]);
+    if (cfg->arch)
+      arch = cfg->arch;
+  }
+  for (size_t k = 0; k < o->clang_args.n; k++)
+    wl_vec_push(&j->args, o->clang_args.v[k]);
+  if (o->arch)
+    arch = o->arch;
+  j->ao.parse.args = (const char *const *)j->args.v;
+  j->ao.parse.nargs = j->args.n;
+  j->ao.parse.cuda_path = o->cuda_path;
+  j->ao.parse.arch = arch;
+  j->ao.parse.verbose = o->verbose;
+  j->ao.enabled = j->prof ? j->prof->enabled : NULL;
+  j->ao.severity = cfg ? cfg->severity : NULL;
+  j->ao.report_unused_suppressions = o->report_unused;
+  /* config: -1 unset, 0 false, 1 true; analysis: 0 default, 1 true, 2 false */
+  j->ao.whole_warps = !cfg || cfg->whole_warps < 0 ? 0 : cfg->whole_warps ? 1 : 2;
+  j->ao.rows_are_warps = !cfg || cfg->rows_are_warps < 0 ? 0 : cfg->rows_are_warps ? 1 : 2;
+  j->ao.report_header = report_header;
+  j->ao.report_header_ud = rc;
+  j->ao.cwd = rc->cwd;
+  j->ao.base = j->root_shown ? j->root : NULL;
+  j->ao.base_shown = j->root_shown;
+  bool infer = rc->infer && !(cfg && cfg->infer_includes == 0);
+  j->ao.infer_include = infer ? infer_include : NULL;
+  j->ao.infer_ud = j;
+}
+
+static void prepare_jobs(run_ctx *rc) {
   for (size_t i = 0; i < rc->njobs; i++) {
     job *j = &rc->jobs[i];
     if (j->error || j->skip)
       continue;
     j->entry = rc->have_db ? wl_compdb_find(&rc->db, j->canon) : NULL;
-    const wl_config *cfg = j->prof && j->prof->has_cfg ? &j->prof->cfg : NULL;
-    unsigned arch = 75;
-    if (j->entry) {
-      for (size_t k = 0; k < j->entry->flags.args.n; k++)
-        wl_vec_push(&j->args, j->entry->flags.args.v[k]);
-      if (j->entry->flags.arch)
-        arch = j->entry->flags.arch;
-      if (o->verbose)
-        for (size_t k = 0; k < j->entry->flags.notes.n; k++)
-          fprintf(rc->err, "warplint: note: %s: compile command: %s\n", j->path,
-                  (char *)j->entry->flags.notes.v[k]);
-    } else if (rc->have_db && o->verbose) {
-      fprintf(rc->err, "warplint: note: %s: not in the compilation database; default flags\n",
-              j->path);
+    prepare_job(rc, j);
+  }
+}
+
+/* After the files: the headers that one of them includes are done (their
+ * findings came with it); the others are analyzed alone, with the flags of
+ * a file of the compilation database that includes them when there is one. */
+static void prepare_headers(run_ctx *rc) {
+  for (size_t i = 0; i < rc->njobs; i++) {
+    job *j = &rc->jobs[i];
+    if (j->header || j->error || j->skip)
+      continue;
+    for (size_t k = 0; k < j->info.included.n; k++)
+      wl_vec_push(&rc->included, j->info.included.v[k]);
+  }
+  if (rc->included.n > 1)
+    qsort(rc->included.v, rc->included.n, sizeof *rc->included.v, cmp_strp);
+  for (size_t i = 0; i < rc->njobs; i++) {
+    job *j = &rc->jobs[i];
+    if (!j->header || j->error || j->skip)
+      continue;
+    const char *key = j->canon;
+    if (rc->included.n &&
+        bsearch(&key, rc->included.v, rc->included.n, sizeof *rc->included.v, cmp_strp)) {
+      j->skip = true;
+      j->included = true;
+      if (rc->o->verbose)
+        fprintf(rc->err, "warplint: note: %s: analyzed with the files that include it\n", j->path);
+      continue;
     }
-    if (cfg) {
-      for (size_t k = 0; k < cfg->clang_args.n; k++)
-        wl_vec_push(&j->args, cfg->clang_args.v[k]);
-      if (cfg->arch)
-        arch = cfg->arch;
-    }
-    for (size_t k = 0; k < o->clang_args.n; k++)
-      wl_vec_push(&j->args, o->clang_args.v[k]);
-    if (o->arch)
-      arch = o->arch;
-    j->ao.parse.args = (const char *const *)j->args.v;
-    j->ao.parse.nargs = j->args.n;
-    j->ao.parse.cuda_path = o->cuda_path;
-    j->ao.parse.arch = arch;
-    j->ao.parse.verbose = o->verbose;
-    j->ao.enabled = j->prof ? j->prof->enabled : NULL;
-    j->ao.severity = cfg ? cfg->severity : NULL;
-    j->ao.report_unused_suppressions = o->report_unused;
-    /* config: -1 unset, 0 false, 1 true; analysis: 0 default, 1 true, 2 false */
-    j->ao.whole_warps = !cfg || cfg->whole_warps < 0 ? 0 : cfg->whole_warps ? 1 : 2;
-    j->ao.rows_are_warps = !cfg || cfg->rows_are_warps < 0 ? 0 : cfg->rows_are_warps ? 1 : 2;
+    if (!j->entry && (j->includer = db_includer(rc, j->canon)) != NULL)
+      prepare_job(rc, j);
   }
 }
 
@@ -423,6 +674,7 @@ static void prepare_jobs(run_ctx *rc) {
 
 typedef struct run_state {
   run_ctx *rc;
+  bool headers; /* the phase: the headers, else the other files */
   pthread_mutex_t lock;
   size_t next;
   size_t done, total;
@@ -453,7 +705,7 @@ static void run_job(wl_parser *p, job *j, bool fixing) {
       j->len = len;
     }
   }
-  wl_parse_status st = wl_analyze_file(p, j->path, text, &j->ao, &j->findings, &err);
+  wl_parse_status st = wl_analyze_file_ex(p, j->path, text, &j->ao, &j->findings, &j->info, &err);
   free(text);
   if (st != WL_PARSE_OK)
     j->error = wl_buf_detach(&err);
@@ -470,6 +722,8 @@ static void *worker(void *arg) {
     if (i >= rs->rc->njobs)
       break;
     job *j = &rs->rc->jobs[i];
+    if (j->header != rs->headers)
+      continue;
     bool counted = !j->skip && !j->error;
     run_job(p, j, rs->rc->o->fix || rs->rc->o->diff);
     if (rs->progress && counted) {
@@ -482,6 +736,60 @@ static void *worker(void *arg) {
   }
   wl_parser_free(p);
   return NULL;
+}
+
+/* A job's wl_analyze_info as strings, to come back from a worker process:
+ * "I<canonical header>", "U<unresolved> <errors>", "F<name>", "D<dir>",
+ * "H<hash> <len> <shown>". */
+static void info_to_strs(const wl_analyze_info *in, wl_vec *out) {
+  wl_buf b;
+  for (size_t i = 0; i < in->included.n; i++) {
+    wl_buf_init(&b);
+    wl_buf_printf(&b, "I%s", (char *)in->included.v[i]);
+    wl_vec_push(out, wl_buf_detach(&b));
+  }
+  wl_buf_init(&b);
+  wl_buf_printf(&b, "U%zu %zu", in->nunresolved, in->nerrors);
+  wl_vec_push(out, wl_buf_detach(&b));
+  for (size_t i = 0; i < in->inferred.n; i++) {
+    wl_buf_init(&b);
+    wl_buf_printf(&b, "%c%s", i % 2 ? 'D' : 'F', (char *)in->inferred.v[i]);
+    wl_vec_push(out, wl_buf_detach(&b));
+  }
+  for (size_t i = 0; i < in->headers.n; i++) {
+    const wl_header_seen *h = in->headers.v[i];
+    wl_buf_init(&b);
+    wl_buf_printf(&b, "H%llu %zu %s", (unsigned long long)h->hash, h->len, h->shown);
+    wl_vec_push(out, wl_buf_detach(&b));
+  }
+}
+
+/* The reverse, in the parent; the strings are consumed. */
+static void info_from_strs(wl_analyze_info *in, wl_vec *strs) {
+  for (size_t i = 0; i < strs->n; i++) {
+    char *s = strs->v[i];
+    unsigned long long hash = 0;
+    size_t len = 0;
+    int used = 0;
+    switch (s[0]) {
+    case 'I': wl_vec_push(&in->included, wl_xstrdup(s + 1)); break;
+    case 'U': (void)sscanf(s + 1, "%zu %zu", &in->nunresolved, &in->nerrors); break;
+    case 'F':
+    case 'D': wl_vec_push(&in->inferred, wl_xstrdup(s + 1)); break;
+    case 'H':
+      if (sscanf(s + 1, "%llu %zu %n", &hash, &len, &used) == 2 && used > 0) {
+        wl_header_seen *h = wl_xcalloc(1, sizeof *h);
+        h->hash = hash;
+        h->len = len;
+        h->shown = wl_xstrdup(s + 1 + used);
+        wl_vec_push(&in->headers, h);
+      }
+      break;
+    default: break;
+    }
+    free(s);
+  }
+  wl_vec_free(strs);
 }
 
 /* In a worker process (isolate.h): one job, with the worker's parser. */
@@ -497,6 +805,7 @@ static void iso_run(size_t i, void **state, wl_findings *out, wl_iso_result *res
   res->meta[0] = j->hashed;
   res->meta[1] = j->hash;
   res->meta[2] = j->len;
+  info_to_strs(&j->info, &res->strs);
 }
 
 /* Back in the parent: the job's findings, or why it failed. */
@@ -509,6 +818,7 @@ static void iso_done(size_t i, wl_findings *findings, wl_iso_result *res, void *
   j->hashed = res->meta[0] != 0;
   j->hash = res->meta[1];
   j->len = (size_t)res->meta[2];
+  info_from_strs(&j->info, &res->strs);
   if (rs->progress) {
     rs->done++;
     fprintf(rs->rc->err, "\r\033[K[%zu/%zu] %s", rs->done, rs->total, j->path);
@@ -519,14 +829,15 @@ static void iso_done(size_t i, wl_findings *findings, wl_iso_result *res, void *
 /* Every job, each file's parse and analysis in a worker process, so that a
  * crash on one file loses only that file (isolate.h); with no process to be
  * had, in threads of this one. */
-static void run_all(run_ctx *rc, long nthreads) {
+static void run_all(run_ctx *rc, long nthreads, bool headers) {
   run_state rs;
   memset(&rs, 0, sizeof rs);
   rs.rc = rc;
+  rs.headers = headers;
   pthread_mutex_init(&rs.lock, NULL);
   bool *todo = wl_xcalloc(rc->njobs ? rc->njobs : 1, sizeof *todo);
   for (size_t i = 0; i < rc->njobs; i++) {
-    todo[i] = !rc->jobs[i].skip && !rc->jobs[i].error;
+    todo[i] = !rc->jobs[i].skip && !rc->jobs[i].error && rc->jobs[i].header == headers;
     rs.total += todo[i];
   }
   rs.progress = rs.total > WL_PROGRESS_MIN_FILES && isatty(fileno(rc->err));
@@ -534,8 +845,8 @@ static void run_all(run_ctx *rc, long nthreads) {
     nthreads = (long)rs.total;
   if (nthreads < 1)
     nthreads = 1;
-  wl_iso_opts io = {rc->njobs, todo, nthreads, WL_THREAD_STACK, iso_run, iso_done, &rs,
-                    &rc->rule_ids};
+  wl_iso_opts io = {rc->njobs, todo,     nthreads, WL_THREAD_STACK,
+                    iso_run,   iso_done, &rs,      &rc->rule_ids};
   if (rs.total == 0 || wl_isolate_run(&io)) {
     free(todo);
     if (rs.progress)
@@ -588,8 +899,22 @@ static void free_ctx(run_ctx *rc) {
     free(j->error);
     wl_vec_free(&j->args);
     wl_findings_free(&j->findings);
+    wl_analyze_info_free(&j->info);
+    free(j->root);
+    free(j->root_shown);
   }
   free(rc->jobs);
+  if (rc->have_header_re)
+    regfree(&rc->header_re);
+  for (size_t i = 0; i < rc->roots.n; i++)
+    free(rc->roots.v[i]);
+  wl_vec_free(&rc->roots);
+  free(rc->cuda_canon);
+  wl_infer_free(rc->infer);
+  wl_vec_free(&rc->included); /* borrowed from the jobs */
+  for (size_t i = 0; i < rc->db_incs.n; i += 2)
+    free(rc->db_incs.v[i]);
+  wl_vec_free(&rc->db_incs);
   for (size_t i = 0; i < rc->profiles.n; i++)
     free_profile(rc->profiles.v[i]);
   wl_vec_free(&rc->profiles);
@@ -702,6 +1027,24 @@ static const job *job_of(job *const *sorted, size_t n, const char *path) {
   return lo < n && strcmp(sorted[lo]->path, path) == 0 ? sorted[lo] : NULL;
 }
 
+/* A header's fixes: the text that the files including it analyzed, when they
+ * all saw the same (else it is not rewritten). */
+static void header_hash(const run_ctx *rc, wl_fix_target *t) {
+  bool seen = false, same = true;
+  for (size_t i = 0; i < rc->njobs && same; i++)
+    for (size_t k = 0; k < rc->jobs[i].info.headers.n; k++) {
+      const wl_header_seen *h = rc->jobs[i].info.headers.v[k];
+      if (strcmp(h->shown, t->path) != 0)
+        continue;
+      if (seen && (h->hash != t->hash || h->len != t->len))
+        same = false;
+      t->hash = h->hash;
+      t->len = h->len;
+      seen = true;
+    }
+  t->have_hash = seen && same;
+}
+
 static bool do_fixes(run_ctx *rc, wl_findings *all, FILE *out, bool *changed) {
   const wl_cli_opts *o = rc->o;
   FILE *err = rc->err;
@@ -745,6 +1088,8 @@ static bool do_fixes(run_ctx *rc, wl_findings *all, FILE *out, bool *changed) {
     wl_fix_target t = {
         ff->file, j && j->hashed, j ? j->hash : 0, j ? j->len : 0, (const char *const *)roots.v,
         roots.n};
+    if (!t.have_hash)
+      header_hash(rc, &t);
     size_t len = 0;
     char *text = NULL;
     wl_buf next, e;
@@ -851,6 +1196,11 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
     return WL_EXIT_ERROR;
   }
 
+  if (o.header_filter) /* checked by the option parser */
+    rc.have_header_re = regcomp(&rc.header_re, o.header_filter, REG_EXTENDED | REG_NOSUB) == 0;
+  header_roots(&rc);
+  if (!o.no_infer_includes)
+    rc.infer = wl_infer_new();
   if (o.paths.n == 0)
     collect_db(&rc);
   else
@@ -865,7 +1215,34 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
     return WL_EXIT_ERROR;
   }
   prepare_jobs(&rc);
-  run_all(&rc, o.jobs);
+  run_all(&rc, o.jobs, false);
+  prepare_headers(&rc);
+  run_all(&rc, o.jobs, true);
+  size_t nincomplete = 0, nunresolved = 0, nparse_errors = 0;
+  wl_input_error *incomplete = wl_xcalloc(rc.njobs + 1, sizeof *incomplete);
+  wl_vec incomplete_msgs = {0};
+  for (size_t i = 0; i < rc.njobs; i++) {
+    job *j = &rc.jobs[i];
+    if (j->skip || j->error)
+      continue;
+    for (size_t k = 0; o.verbose && k + 1 < j->info.inferred.n; k += 2)
+      fprintf(err, "warplint: note: %s: #include \"%s\" found with the inferred -I %s\n", j->path,
+              (char *)j->info.inferred.v[k], (char *)j->info.inferred.v[k + 1]);
+    if (j->info.nunresolved == 0 && j->info.nerrors == 0)
+      continue;
+    nunresolved += j->info.nunresolved;
+    nparse_errors += j->info.nerrors;
+    wl_buf m;
+    wl_buf_init(&m);
+    wl_buf_printf(&m, "analysis incomplete: %zu unresolved #include%s, %zu parse error%s",
+                  j->info.nunresolved, j->info.nunresolved == 1 ? "" : "s", j->info.nerrors,
+                  j->info.nerrors == 1 ? "" : "s");
+    char *msg = wl_buf_detach(&m);
+    wl_vec_push(&incomplete_msgs, msg);
+    incomplete[nincomplete].path = j->path;
+    incomplete[nincomplete].message = msg;
+    nincomplete++;
+  }
 
   wl_findings all;
   wl_findings_init(&all);
@@ -908,7 +1285,8 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
     code = ok && nerrors == 0 ? WL_EXIT_CLEAN : WL_EXIT_ERROR;
   } else {
     size_t in_baseline = have_bl ? wl_baseline_filter(&bl, &all) : 0;
-    wl_emit_info info = {WARPLINT_VERSION, rc.cwd, errors, nerrors, analyzed, false, false};
+    wl_emit_info info = {WARPLINT_VERSION, rc.cwd,     errors, nerrors, analyzed, false, false,
+                         incomplete,       nincomplete};
     int wr = 0;
     bool fixes_ok = true, changed = false;
     /* -o: the report is built in memory and written atomically at the end */
@@ -922,7 +1300,7 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
     }
     if (o.fix || o.diff || o.export_fixes)
       fixes_ok = do_fixes(&rc, &all, dest, &changed);
-    info.execution_failed = nerrors > 0 || !fixes_ok;
+    info.execution_failed = nerrors > 0 || !fixes_ok || (o.strict && nincomplete > 0);
     if (!o.diff) /* else the diff is the output */
       wr |= emit_report(&o, dest, &all, &info);
     if (o.output && dest != out) {
@@ -950,16 +1328,27 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
       failing = all.v[i].severity >= o.fail_on;
     if (o.diff)
       failing = changed;
-    code = nerrors > 0 || wr != 0 || !fixes_ok ? WL_EXIT_ERROR
-           : failing && !o.exit_zero           ? WL_EXIT_FINDINGS
-                                               : WL_EXIT_CLEAN;
+    code = nerrors > 0 || wr != 0 || !fixes_ok || (o.strict && nincomplete > 0) ? WL_EXIT_ERROR
+           : failing && !o.exit_zero                                            ? WL_EXIT_FINDINGS
+                                                                                : WL_EXIT_CLEAN;
   }
+  if (nincomplete > 0)
+    fprintf(err,
+            "warplint: analysis incomplete in %zu of %zu file%s (%zu unresolved #include%s, %zu "
+            "parse error%s): findings may be missing; -v lists them, -I DIR or -p BUILD-DIR "
+            "supplies the include directories\n",
+            nincomplete, analyzed, analyzed == 1 ? "" : "s", nunresolved,
+            nunresolved == 1 ? "" : "s", nparse_errors, nparse_errors == 1 ? "" : "s");
   if (rc.njobs == 0)
     fputs(o.paths.n ? "warplint: warning: no CUDA files found in the given paths\n"
                     : "warplint: warning: no CUDA files in the compilation database\n",
           err);
 
   free(errors);
+  free(incomplete);
+  for (size_t i = 0; i < incomplete_msgs.n; i++)
+    free(incomplete_msgs.v[i]);
+  wl_vec_free(&incomplete_msgs);
   wl_findings_free(&all);
   if (have_bl)
     wl_baseline_free(&bl);

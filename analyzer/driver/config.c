@@ -165,7 +165,8 @@ static void strip_comment(char *line) {
 }
 
 static const char *const general_keys[] = {"exclude",   "extensions",  "clang-args",
-                                           "cuda-arch", "whole-warps", "rows-are-warps"};
+                                           "cuda-arch", "whole-warps", "rows-are-warps",
+                                           "infer-includes"};
 #define NGENERAL (sizeof general_keys / sizeof general_keys[0])
 
 typedef struct cfg_parser {
@@ -297,8 +298,9 @@ static bool general_key(cfg_parser *cp, size_t k, char *value) {
       ok = fail(cp, "cuda-arch: '%s' is not a GPU architecture (expected e.g. sm_80)", value);
     break;
   case 4: /* whole-warps */
-  case 5: /* rows-are-warps */ {
-    int *dst = k == 4 ? &c->whole_warps : &c->rows_are_warps;
+  case 5: /* rows-are-warps */
+  case 6: /* infer-includes */ {
+    int *dst = k == 4 ? &c->whole_warps : k == 5 ? &c->rows_are_warps : &c->infer_includes;
     if (unquote(&value) && strcmp(value, "true") == 0)
       *dst = 1;
     else if (strcmp(value, "false") == 0)
@@ -344,7 +346,7 @@ static void config_init(wl_config *c, const char *path, const char *dir) {
   memset(c, 0, sizeof *c);
   c->path = wl_xstrdup(path);
   c->dir = wl_xstrdup(dir);
-  c->whole_warps = c->rows_are_warps = -1;
+  c->whole_warps = c->rows_are_warps = c->infer_includes = -1;
   c->rules = wl_xcalloc(wl_nrules ? wl_nrules : 1, sizeof *c->rules);
   c->severity = wl_xcalloc(wl_nrules ? wl_nrules : 1, sizeof *c->severity);
   for (size_t i = 0; i < wl_nrules; i++)

@@ -9,6 +9,7 @@
 //   cuda-arch = sm_80
 //   whole-warps = true                   # blocks are whole warps (default true)
 //   rows-are-warps = false               # a warp never spans threadIdx.y rows (default false)
+//   infer-includes = false               # no include inference (default true)
 //
 //   [rules]
 //   legacy-intrinsic = off | on | note | warning | error
@@ -43,6 +44,7 @@ typedef struct wl_config {
   unsigned arch;          /* 0: not set */
   int whole_warps;        /* lane analysis: -1 not set, 0 false, 1 true */
   int rows_are_warps;     /* lane analysis: -1 not set, 0 false, 1 true */
+  int infer_includes;     /* include inference: -1 not set, 0 false, 1 true */
 } wl_config;
 
 /* Parses text (the contents of path; dir is the base for relative paths).

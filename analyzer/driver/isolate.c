@@ -86,6 +86,9 @@ static void put_result(wl_buf *b, size_t job, const wl_findings *f, const wl_iso
   put_str(b, res->error);
   for (int i = 0; i < 3; i++)
     put_u64(b, res->meta[i]);
+  put_u64(b, res->strs.n);
+  for (size_t i = 0; i < res->strs.n; i++)
+    put_str(b, res->strs.v[i]);
   put_u64(b, f->n);
   for (size_t i = 0; i < f->n; i++) {
     const wl_finding *fd = &f->v[i];
@@ -142,6 +145,12 @@ static const char *rule_id(const wl_iso_opts *o, char *s) {
   return s;
 }
 
+static void free_strs(wl_vec *v) {
+  for (size_t i = 0; i < v->n; i++)
+    free(v->v[i]);
+  wl_vec_free(v);
+}
+
 static char *or_empty(char *s) { return s ? s : wl_xstrdup(""); }
 
 /* Reads one result; false when it is malformed. */
@@ -151,6 +160,12 @@ static bool get_result(const wl_iso_opts *o, reader *r, size_t *job, wl_findings
   res->error = get_str(r);
   for (int i = 0; i < 3; i++)
     res->meta[i] = get_u64(r);
+  uint64_t ns = get_u64(r);
+  for (uint64_t i = 0; i < ns && !r->bad; i++) {
+    char *str = get_str(r);
+    if (str)
+      wl_vec_push(&res->strs, str);
+  }
   uint64_t n = get_u64(r);
   for (uint64_t i = 0; i < n && !r->bad; i++) {
     char *rule = get_str(r);
@@ -262,6 +277,7 @@ static void *worker_loop(void *arg) {
     wl_buf_free(&b);
     wl_findings_free(&f);
     free(res.error);
+    free_strs(&res.strs);
     if (!ok)
       break;
   }
@@ -380,6 +396,7 @@ static bool take_results(const wl_iso_opts *o, slot *s) {
       o->done(job, &f, &res, o->ud);
     } else {
       free(res.error);
+      free_strs(&res.strs);
     }
     wl_findings_free(&f);
     size_t used = 8 + (size_t)len;

@@ -17,6 +17,7 @@
 typedef struct wl_iso_result {
   char *error;
   uint64_t meta[3];
+  wl_vec strs; /* char* (malloc'ed): more of the caller's, handed over like error */
 } wl_iso_result;
 
 /* Runs job i in a worker process; *state starts NULL in each worker and may

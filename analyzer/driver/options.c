@@ -3,6 +3,7 @@
 #include "options.h"
 
 #include <getopt.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -76,6 +77,15 @@ static const char usage_text[] =
     "                             one newer than libclang knows is analyzed as the newest it\n"
     "                             knows (-v says so)\n"
     "  --extensions=cu,cuh,...    file extensions searched in directories (default: cu,cuh)\n"
+    "  --header-filter=REGEX      report the findings located in included headers whose\n"
+    "                             canonical path matches REGEX (POSIX extended); default:\n"
+    "                             the headers under the paths analyzed, the compilation\n"
+    "                             database's directory or the project root, never system\n"
+    "                             or toolkit headers\n"
+    "  --no-infer-includes        do not search the project for quoted #includes that do\n"
+    "                             not resolve (see the README)\n"
+    "  --strict                   exit 2 when the analysis was incomplete (unresolved\n"
+    "                             includes or parse errors)\n"
     "  -- ARGS...                 pass the remaining arguments to clang\n"
     "\n"
     "Long options may be abbreviated to a unique prefix; a value follows after '=' or a\n"
@@ -85,7 +95,8 @@ static const char usage_text[] =
     "  -j N, --jobs=N             analyze N files in parallel (default: number of cores);\n"
     "                             the output does not depend on N\n"
     "  -v, --verbose              say what could not be resolved while parsing, which\n"
-    "                             compile flags were dropped and which files were excluded\n"
+    "                             include directories were inferred, which compile flags\n"
+    "                             were dropped and which files were excluded\n"
     "  --version                  print the version and exit\n"
     "  -h, --help                 print this help and exit\n"
     "\n"
@@ -100,7 +111,7 @@ static const char usage_text[] =
     "  1  findings were reported\n"
     "  2  usage error, bad configuration, compilation database or baseline, or an input\n"
     "     that could not be analyzed; the other inputs are still analyzed and their\n"
-    "     findings reported\n";
+    "     findings reported; with --strict, also an incomplete analysis\n";
 
 void wl_cli_opts_free(wl_cli_opts *o) {
   wl_vec_free(&o->paths);
@@ -170,6 +181,9 @@ enum {
   OPT_EXTENSIONS,
   OPT_ENABLE,
   OPT_DISABLE,
+  OPT_HEADER_FILTER,
+  OPT_NO_INFER_INCLUDES,
+  OPT_STRICT,
 };
 
 /* --format's names, in the order of wl_out_format */
@@ -206,6 +220,9 @@ static const struct option long_opts[] = {
     {"disable", required_argument, NULL, OPT_DISABLE},
     {"jobs", required_argument, NULL, 'j'},
     {"output", required_argument, NULL, 'o'},
+    {"header-filter", required_argument, NULL, OPT_HEADER_FILTER},
+    {"no-infer-includes", no_argument, NULL, OPT_NO_INFER_INCLUDES},
+    {"strict", no_argument, NULL, OPT_STRICT},
     {NULL, 0, NULL, 0},
 };
 
@@ -347,6 +364,18 @@ static wl_parse_result take_option(wl_cli_opts *o, int opt, const char *v, bool 
   case OPT_FIX_OUTSIDE: o->fix_outside_project = true; break;
   case OPT_DIFF: o->diff = true; break;
   case OPT_NO_CONFIG: o->no_config = true; break;
+  case OPT_STRICT: o->strict = true; break;
+  case OPT_NO_INFER_INCLUDES: o->no_infer_includes = true; break;
+  case OPT_HEADER_FILTER: {
+    regex_t re;
+    if (regcomp(&re, v, REG_EXTENDED | REG_NOSUB) != 0) {
+      fprintf(err, "warplint: --header-filter: invalid regular expression '%s'\n", v);
+      return WL_ARGS_EXIT_USAGE;
+    }
+    regfree(&re);
+    o->header_filter = v;
+    break;
+  }
   case OPT_EXPORT_FIXES:
     if (!need(v, "--export-fixes needs a file", err))
       return WL_ARGS_EXIT_USAGE;

@@ -46,6 +46,9 @@ typedef struct wl_cli_opts {
   bool diff;                  /* --diff: print the fixes as a unified diff, change nothing */
   const char *export_fixes;   /* --export-fixes FILE: clang-tidy YAML replacements */
   const char *output;         /* -o FILE: the report goes there (atomically), not stdout */
+  const char *header_filter;  /* --header-filter=REGEX: headers whose findings are reported */
+  bool strict;                /* --strict: exit 2 when the analysis was incomplete */
+  bool no_infer_includes;     /* --no-infer-includes */
 } wl_cli_opts;
 
 typedef enum wl_parse_result {

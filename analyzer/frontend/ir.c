@@ -16,6 +16,15 @@ bool wl_tu_in_main(const wl_tu *tu, wl_loc loc) {
   return loc.file && (loc.file == tu->path || strcmp(loc.file, tu->path) == 0);
 }
 
+const wl_tu_file *wl_tu_file_of(const wl_tu *tu, wl_loc loc) {
+  if (!loc.file)
+    return NULL;
+  for (unsigned i = 0; i < tu->nfiles; i++)
+    if (loc.file == tu->files[i].name || strcmp(loc.file, tu->files[i].name) == 0)
+      return &tu->files[i];
+  return NULL;
+}
+
 void wl_walk_expr(const wl_expr *e, const wl_stmt *in, const wl_visitor *v) {
   if (!e)
     return;

@@ -260,6 +260,19 @@ typedef struct wl_parse_diag {
   bool fatal;
 } wl_parse_diag;
 
+/* A file of the user's own code other than the main file (a header it
+ * includes, never the prelude, toolkit or a system header) that holds
+ * function bodies or macro definitions the main file's code expands. */
+typedef struct wl_tu_file {
+  const char *name;   /* as in wl_loc.file */
+  const char *canon;  /* canonical path */
+  const char *source; /* its text as clang read it (NUL-terminated) */
+  size_t source_len;
+  bool has_code; /* holds a function body or a macro definition expanded in code */
+  bool report;   /* findings located in it are reported (set by analyze.c) */
+  const char *display; /* the path its findings carry (set by analyze.c) */
+} wl_tu_file;
+
 typedef struct wl_tu {
   wl_arena arena;
   const char *path; /* main file, as given */
@@ -275,12 +288,21 @@ typedef struct wl_tu {
   unsigned nnotices;
   const char *source; /* main file text (NUL-terminated) */
   size_t source_len;
+  wl_tu_file *files; /* every user header the TU includes, in order of first use */
+  unsigned nfiles;
+  /* the main file's name in locations: `path` and `source` are those of a
+   * header while analyze.c reports the findings located in it */
+  const char *main_path;
+  const char *main_display; /* the path the main file's findings carry (analyze.c) */
 } wl_tu;
 
 /* Look-ups used by analyses. */
 wl_func *wl_tu_find_func(const wl_tu *tu, const char *usr);
 /* Whether `loc` lies in the main file of the TU. */
 bool wl_tu_in_main(const wl_tu *tu, wl_loc loc);
+/* The user header of the TU that `loc` lies in; NULL for the main file and
+ * for files that are not the user's (prelude, toolkit, system). */
+const wl_tu_file *wl_tu_file_of(const wl_tu *tu, wl_loc loc);
 
 /* Generic traversal over a function's statements and expressions. Callbacks
  * return false to stop descending into that node's children. */

@@ -1,10 +1,12 @@
 /* parse.c - libclang lives here and nowhere else: argument set-up for the
  * device-side view of CUDA, the built-in prelude as unsaved files, and the
  * lowering of each function's cursor tree into the IR of ir.h. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "parse.h"
 
 #include <clang-c/Index.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <ctype.h>
 #include <stdio.h>
@@ -111,10 +113,12 @@ typedef struct file_name {
   CXFile file;
   const char *name;
   bool main, prelude, system;
+  bool has_code; /* a function body or a macro definition used by code */
 } file_name;
 
 typedef struct macro_exp {
-  unsigned begin, end; /* offsets in the main file */
+  const char *file;    /* interned name of the file of the expansion */
+  unsigned begin, end; /* offsets in that file */
   const char *name;
 } macro_exp;
 
@@ -151,7 +155,7 @@ static char *take(lower_ctx *L, CXString s) {
   return r;
 }
 
-static const file_name *file_info(lower_ctx *L, CXFile f) {
+static file_name *file_info(lower_ctx *L, CXFile f) {
   for (size_t i = 0; i < L->nfiles; i++)
     if (L->files[i].file == f || clang_File_isEqual(L->files[i].file, f))
       return &L->files[i];
@@ -169,7 +173,9 @@ static const file_name *file_info(lower_ctx *L, CXFile f) {
     fn->name = take(L, s);
   }
   fn->prelude = strncmp(fn->name, WL_PRELUDE_DIR, strlen(WL_PRELUDE_DIR)) == 0;
-  fn->system = false;
+  fn->system = !fn->main && !fn->prelude &&
+               clang_Location_isInSystemHeader(clang_getLocationForOffset(L->ctu, f, 0));
+  fn->has_code = false;
   return fn;
 }
 
@@ -206,19 +212,25 @@ static wl_range mkrange(lower_ctx *L, CXCursor c) {
   return out;
 }
 
-static const char *macro_name_at(lower_ctx *L, unsigned offset) {
+static int cmp_macro_key(const char *fa, unsigned a, const char *fb, unsigned b) {
+  if (fa != fb)
+    return (uintptr_t)fa < (uintptr_t)fb ? -1 : 1;
+  return a < b ? -1 : a > b;
+}
+
+static const char *macro_name_at(lower_ctx *L, const char *file, unsigned offset) {
   size_t lo = 0, hi = L->nmacros;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    if (L->macros[mid].begin < offset)
+    if (cmp_macro_key(L->macros[mid].file, L->macros[mid].begin, file, offset) < 0)
       lo = mid + 1;
     else
       hi = mid;
   }
-  if (lo < L->nmacros && L->macros[lo].begin == offset)
+  if (lo < L->nmacros && L->macros[lo].file == file && L->macros[lo].begin == offset)
     return L->macros[lo].name;
   /* a node inside a macro argument: the innermost expansion containing it */
-  for (size_t i = lo; i-- > 0;)
+  for (size_t i = lo; i-- > 0 && L->macros[i].file == file;)
     if (L->macros[i].begin <= offset && offset < L->macros[i].end)
       return L->macros[i].name;
   return NULL;
@@ -232,8 +244,13 @@ static const wl_macro_info *macro_of(lower_ctx *L, CXCursor c) {
   wl_macro_info *m = wl_arena_alloc(A(L), sizeof *m);
   m->expansion = ex;
   m->spelling = sp;
-  if (ex.file == L->tu->path)
-    m->name = macro_name_at(L, ex.offset);
+  m->name = macro_name_at(L, ex.file, ex.offset);
+  if (sp.file != L->tu->path) { /* a header's macro: that header holds code */
+    CXFile f = NULL;
+    clang_getSpellingLocation(sl, &f, NULL, NULL, NULL);
+    if (f)
+      file_info(L, f)->has_code = true;
+  }
   return m;
 }
 
@@ -1426,6 +1443,12 @@ static wl_func *lower_function(lower_ctx *L, CXCursor c, unsigned extra) {
   f->loc = expansion_loc(L, clang_getCursorLocation(c));
   f->range = mkrange(L, c);
   f->flags = extra;
+  {
+    CXFile ff = NULL;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &ff, NULL, NULL, NULL);
+    if (ff)
+      file_info(L, ff)->has_code = true;
+  }
   f->parent = L->cur_func;
   if (L->cur_func && (extra & WL_F_LAMBDA))
     f->flags |= L->cur_func->flags & (WL_F_DEVICE | WL_F_GLOBAL | WL_F_HOST | WL_F_TEMPLATE);
@@ -1513,13 +1536,17 @@ static enum CXChildVisitResult macro_visitor(CXCursor c, CXCursor parent, CXClie
   unsigned b = 0, e = 0;
   clang_getExpansionLocation(clang_getRangeStart(r), &f, NULL, NULL, &b);
   clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
-  if (!f || !clang_File_isEqual(f, L->main_file))
+  if (!f)
+    return CXChildVisit_Continue;
+  const file_name *fn = file_info(L, f);
+  if (fn->prelude || fn->system)
     return CXChildVisit_Continue;
   if (L->nmacros == L->capmacros) {
     L->capmacros = L->capmacros ? L->capmacros * 2 : 64;
     L->macros = wl_xrealloc(L->macros, L->capmacros * sizeof *L->macros);
   }
   macro_exp *m = &L->macros[L->nmacros++];
+  m->file = fn->name;
   m->begin = b;
   m->end = e > b ? e : b + 1;
   m->name = take(L, clang_getCursorSpelling(c));
@@ -1592,7 +1619,7 @@ static void lower_decls(lower_ctx *L, CXCursor parent, unsigned tmpl) {
 
 static int cmp_macro(const void *a, const void *b) {
   const macro_exp *x = a, *y = b;
-  return x->begin < y->begin ? -1 : x->begin > y->begin;
+  return cmp_macro_key(x->file, x->begin, y->file, y->begin);
 }
 
 static int cmp_func(const void *a, const void *b) {
@@ -1794,6 +1821,34 @@ static void collect_diags(lower_ctx *L, const wl_parse_opts *opts) {
   free(v);
 }
 
+/* The user headers of the TU (not the main file, the prelude, the toolkit or
+ * system headers) with their canonical paths and their text as clang read it. */
+static void record_files(lower_ctx *L) {
+  unsigned n = 0;
+  for (size_t i = 0; i < L->nfiles; i++)
+    n += !L->files[i].main && !L->files[i].prelude && !L->files[i].system;
+  if (!n)
+    return;
+  wl_tu_file *v = wl_arena_alloc(A(L), n * sizeof *v);
+  unsigned k = 0;
+  for (size_t i = 0; i < L->nfiles; i++) {
+    const file_name *fn = &L->files[i];
+    if (fn->main || fn->prelude || fn->system)
+      continue;
+    wl_tu_file *tf = &v[k++];
+    tf->name = fn->name;
+    char resolved[PATH_MAX];
+    tf->canon = wl_arena_strdup(A(L), realpath(fn->name, resolved) ? resolved : fn->name);
+    size_t size = 0;
+    const char *text = clang_getFileContents(L->ctu, fn->file, &size);
+    tf->source = wl_arena_strndup(A(L), text ? text : "", text ? size : 0);
+    tf->source_len = text ? size : 0;
+    tf->has_code = fn->has_code;
+  }
+  L->tu->files = v;
+  L->tu->nfiles = k;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Entry point                                                              */
 
@@ -1955,6 +2010,7 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
   tu->path = wl_arena_strdup(&tu->arena, path);
   tu->source = wl_arena_strndup(&tu->arena, text, len);
   tu->source_len = len;
+  tu->main_path = tu->path;
   free(text);
 
   lower_ctx L;
@@ -1980,6 +2036,7 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
     tu->nnotices = (unsigned)L.notices.n;
   }
   wl_vec_free(&L.notices);
+  record_files(&L);
   if (L.funcs.n > 1)
     qsort(L.funcs.v, L.funcs.n, sizeof *L.funcs.v, cmp_func);
   tu->funcs = (wl_func **)wl_arena_dup_ptrs(&tu->arena, L.funcs.v, L.funcs.n);

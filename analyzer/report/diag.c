@@ -186,6 +186,73 @@ static void sort_notices(wl_findings *f) {
   f->nnotices = w;
 }
 
+static bool same_edits(const wl_finding *a, const wl_finding *b) {
+  if (a->nedits != b->nedits)
+    return false;
+  for (size_t i = 0; i < a->nedits; i++)
+    if (strcmp(a->edits[i].file, b->edits[i].file) || a->edits[i].offset != b->edits[i].offset ||
+        a->edits[i].length != b->edits[i].length || strcmp(a->edits[i].text, b->edits[i].text))
+      return false;
+  return true;
+}
+
+static void free_note(wl_note *n) {
+  free(n->file);
+  free(n->message);
+}
+
+/* The same note merged from several translation units (a header's finding
+ * seen from each file that includes it) is kept once. Notes are sorted. */
+static void unique_notes(wl_finding *fd) {
+  size_t w = 0;
+  for (size_t r = 0; r < fd->nnotes; r++) {
+    if (w > 0 && cmp_note(&fd->notes[w - 1], &fd->notes[r]) == 0) {
+      free_note(&fd->notes[r]);
+      continue;
+    }
+    fd->notes[w++] = fd->notes[r];
+  }
+  fd->nnotes = w;
+}
+
+#define EXPANSION_NOTE "expanded from macro '"
+
+/* A finding in a macro's definition lists the first few expansion sites
+ * (in file and line order) and counts the others in one last note. */
+static void cap_expansion_notes(wl_finding *fd) {
+  size_t n = 0;
+  for (size_t i = 0; i < fd->nnotes; i++)
+    n += strncmp(fd->notes[i].message, EXPANSION_NOTE, strlen(EXPANSION_NOTE)) == 0;
+  if (n <= WL_MAX_EXPANSION_NOTES)
+    return;
+  size_t w = 0, seen = 0;
+  wl_note last = {0};
+  for (size_t r = 0; r < fd->nnotes; r++) {
+    wl_note *nt = &fd->notes[r];
+    if (strncmp(nt->message, EXPANSION_NOTE, strlen(EXPANSION_NOTE)) == 0 &&
+        seen++ >= WL_MAX_EXPANSION_NOTES) {
+      if (!last.file) {
+        const char *name = nt->message + strlen(EXPANSION_NOTE);
+        const char *q = strchr(name, '\'');
+        wl_buf b;
+        wl_buf_init(&b);
+        wl_buf_printf(&b, "and %zu more expansion%s of macro '%.*s'", n - WL_MAX_EXPANSION_NOTES,
+                      n - WL_MAX_EXPANSION_NOTES == 1 ? "" : "s",
+                      (int)(q ? (size_t)(q - name) : strlen(name)), name);
+        last.file = wl_xstrdup(nt->file);
+        last.line = nt->line;
+        last.col = nt->col;
+        last.message = wl_buf_detach(&b);
+      }
+      free_note(nt);
+      continue;
+    }
+    fd->notes[w++] = *nt;
+  }
+  fd->notes[w++] = last; /* there is room: at least one note was dropped */
+  fd->nnotes = w;
+}
+
 void wl_findings_sort_dedup(wl_findings *f) {
   sort_notices(f);
   if (f->n == 0)
@@ -195,6 +262,19 @@ void wl_findings_sort_dedup(wl_findings *f) {
   for (size_t r = 0; r < f->n; r++) {
     if (w > 0 && cmp_finding(&f->v[w - 1], &f->v[r]) == 0) {
       wl_finding *keep = &f->v[w - 1], *dup = &f->v[r];
+      if (!same_edits(keep, dup)) { /* the sites disagree on the fix: none is safe */
+        for (size_t i = 0; i < keep->nedits; i++) {
+          free(keep->edits[i].file);
+          free(keep->edits[i].text);
+        }
+        free(keep->edits);
+        keep->edits = NULL;
+        keep->nedits = 0;
+        if (!keep->suggestion && dup->suggestion) {
+          keep->suggestion = dup->suggestion;
+          dup->suggestion = NULL;
+        }
+      }
       for (size_t i = 0; i < dup->nnotes; i++)
         wl_finding_add_note(keep, dup->notes[i].file, dup->notes[i].line, dup->notes[i].col,
                             dup->notes[i].message);
@@ -207,8 +287,11 @@ void wl_findings_sort_dedup(wl_findings *f) {
   }
   f->n = w;
   for (size_t i = 0; i < f->n; i++)
-    if (f->v[i].nnotes > 1)
+    if (f->v[i].nnotes > 1) {
       qsort(f->v[i].notes, f->v[i].nnotes, sizeof *f->v[i].notes, cmp_note);
+      unique_notes(&f->v[i]);
+      cap_expansion_notes(&f->v[i]);
+    }
 }
 
 /* FNV-1a, 64 bit */

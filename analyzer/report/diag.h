@@ -68,8 +68,11 @@ void wl_finding_set_line_text(wl_finding *fd, const char *text, size_t len);
 /* Moves every finding of src to the end of dst; src ends empty. */
 void wl_findings_move(wl_findings *dst, wl_findings *src);
 /* Sorts by file, line, column, rule, message and merges duplicates (the same
- * site reported from several expansions or instantiations: notes are merged);
- * notices are sorted and de-duplicated too. */
+ * site reported from several expansions, instantiations or files including
+ * the same header: notes are merged, identical notes kept once, and the
+ * "expanded from macro" notes beyond the first WL_MAX_EXPANSION_NOTES
+ * counted in one last note); notices are sorted and de-duplicated too. */
+#define WL_MAX_EXPANSION_NOTES 3
 void wl_findings_sort_dedup(wl_findings *f);
 void wl_finding_free(wl_finding *fd);
 

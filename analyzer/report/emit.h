@@ -28,6 +28,9 @@ typedef struct wl_emit_info {
   bool color; /* text only: ANSI colours in clang's scheme */
   bool execution_failed; /* the run exits 2 (input errors, failed writes): SARIF's
                             executionSuccessful is false */
+  /* files analyzed only in part (unresolved includes, parse errors) */
+  const wl_input_error *incomplete;
+  size_t nincomplete;
 } wl_emit_info;
 
 /* Each prints every finding of f (already sorted and de-duplicated) to out.

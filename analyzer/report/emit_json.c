@@ -241,11 +241,24 @@ int wl_emit_json(FILE *out, const wl_findings *f, const wl_emit_info *info) {
     }
     wl_emit_jset(root, "notices", notices);
   }
+  size_t nincomplete = info ? info->nincomplete : 0;
+  if (nincomplete) { /* present only when the analysis was incomplete */
+    struct json_object *inc = wl_emit_jarray();
+    for (size_t i = 0; i < nincomplete; i++) {
+      struct json_object *eo = wl_emit_jobject();
+      wl_emit_jset(eo, "file", wl_emit_jstring(info->incomplete[i].path));
+      wl_emit_jset(eo, "message", wl_emit_jstring(info->incomplete[i].message));
+      wl_emit_jpush(inc, eo);
+    }
+    wl_emit_jset(root, "incomplete", inc);
+  }
 
   struct json_object *summary = wl_emit_jobject();
   wl_emit_jset(summary, "findings", wl_emit_jint((long long)f->n));
   wl_emit_jset(summary, "files_analyzed", wl_emit_jint(info ? (long long)info->files_analyzed : 0));
   wl_emit_jset(summary, "errors", wl_emit_jint((long long)nerrors));
+  if (nincomplete)
+    wl_emit_jset(summary, "files_incomplete", wl_emit_jint((long long)nincomplete));
   wl_emit_jset(root, "summary", summary);
 
   int rc = wl_emit_jwrite(out, root);

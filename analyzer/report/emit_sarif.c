@@ -360,6 +360,19 @@ static struct json_object *invocation_json(const wl_findings *f, const wl_emit_i
     }
     wl_emit_jpush(notes, n);
   }
+  /* files analyzed only in part: a warning each (findings may be missing) */
+  for (size_t i = 0; info && i < info->nincomplete; i++) {
+    const wl_input_error *e = &info->incomplete[i];
+    struct json_object *n = wl_emit_jobject();
+    wl_emit_jset(n, "level", wl_emit_jstring("warning"));
+    wl_emit_jset(n, "message", message(e->message));
+    if (e->path) {
+      struct json_object *locs = wl_emit_jarray();
+      wl_emit_jpush(locs, physical_location(e->path, NULL));
+      wl_emit_jset(n, "locations", locs);
+    }
+    wl_emit_jpush(notes, n);
+  }
   wl_emit_jset(inv, "toolExecutionNotifications", notes);
   struct json_object *invs = wl_emit_jarray();
   wl_emit_jpush(invs, inv);

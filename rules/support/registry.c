@@ -48,6 +48,30 @@ static void line_bounds(const wl_tu *tu, unsigned offset, size_t *b, size_t *e) 
   *b = s, *e = t;
 }
 
+/* The path a finding or note at `loc` carries: the file being reported on,
+ * the main file, a reported header, else the file as clang names it. */
+static const char *shown_path(const wl_rule_ctx *ctx, wl_loc loc) {
+  const wl_tu *tu = ctx->tu;
+  if (wl_tu_in_main(tu, loc))
+    return ctx->display_path;
+  if (tu->main_path && tu->main_display &&
+      (loc.file == tu->main_path || strcmp(loc.file, tu->main_path) == 0))
+    return tu->main_display;
+  const wl_tu_file *tf = wl_tu_file_of(tu, loc);
+  return tf && tf->display ? tf->display : loc.file;
+}
+
+/* Whether findings at loc are reported when its own file is (the main file
+ * or a reported header), loc not being in the file reported on now. */
+static bool reported_elsewhere(const wl_tu *tu, wl_loc loc) {
+  if (!loc.file || wl_tu_in_main(tu, loc))
+    return false;
+  if (tu->main_path && (loc.file == tu->main_path || strcmp(loc.file, tu->main_path) == 0))
+    return true;
+  const wl_tu_file *tf = wl_tu_file_of(tu, loc);
+  return tf && tf->report;
+}
+
 static wl_finding *report(wl_rule_ctx *ctx, const char *rule, wl_range r,
                           const wl_macro_info *macro, const char *msg) {
   const wl_tu *tu = ctx->tu;
@@ -58,6 +82,8 @@ static wl_finding *report(wl_rule_ctx *ctx, const char *rule, wl_range r,
       at = macro->spelling;
       end = at;
       note_expansion = true;
+    } else if (reported_elsewhere(tu, macro->spelling)) {
+      return NULL; /* reported once, at the macro's definition */
     } else {
       at = macro->expansion;
       end = at;
@@ -75,14 +101,17 @@ static wl_finding *report(wl_rule_ctx *ctx, const char *rule, wl_range r,
   size_t lb, le;
   line_bounds(tu, at.offset, &lb, &le);
   wl_finding_set_line_text(fd, tu->source + lb, le - lb);
-  if (note_expansion && macro->expansion.file && wl_tu_in_main(tu, macro->expansion)) {
+  if (note_expansion && macro->expansion.file &&
+      (wl_tu_in_main(tu, macro->expansion) || reported_elsewhere(tu, macro->expansion))) {
     char buf[256];
     snprintf(buf, sizeof buf, "expanded from macro '%s' here", macro->name ? macro->name : "?");
-    wl_finding_add_note(fd, ctx->display_path, macro->expansion.line, macro->expansion.col, buf);
+    wl_finding_add_note(fd, shown_path(ctx, macro->expansion), macro->expansion.line,
+                        macro->expansion.col, buf);
   } else if (macro && !note_expansion && macro->spelling.file) {
     char buf[512];
     snprintf(buf, sizeof buf, "in the expansion of macro '%s' defined in %s:%u",
-             macro->name ? macro->name : "?", macro->spelling.file, macro->spelling.line);
+             macro->name ? macro->name : "?", shown_path(ctx, macro->spelling),
+             macro->spelling.line);
     wl_finding_add_note(fd, ctx->display_path, at.line, at.col, buf);
   }
   return fd;
@@ -136,9 +165,8 @@ void wl_note_at(const wl_rule_ctx *ctx, wl_finding *fd, wl_loc loc, const char *
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  /* notes in the main file carry the display path; others their own path */
-  wl_finding_add_note(fd, wl_tu_in_main(ctx->tu, loc) ? ctx->display_path : loc.file, loc.line,
-                      loc.col, buf);
+  /* notes in the file reported on carry its display path; others their own */
+  wl_finding_add_note(fd, shown_path(ctx, loc), loc.line, loc.col, buf);
 }
 
 const char *wl_source_text(const wl_rule_ctx *ctx, wl_range r) {

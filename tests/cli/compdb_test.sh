@@ -19,7 +19,9 @@ cd "$P" || exit 1
 # --- -p: every CUDA file of the database, with its flags -----------------------
 expect_exit 1 -- "$WL" -p build
 cp "$T/out" "$T/p.txt"
-contains "$T/p.txt" "^src/reduce.cu:7:.*__shfl_down" "-I include: a macro of include/ expands"
+# a macro of include/ (the project's own header) is reported at its definition
+contains "$T/p.txt" "^include/warp_helpers.cuh:8:.*__shfl_down" "-I include: a macro of include/ expands"
+contains "$T/p.txt" "^src/reduce.cu:7:3: note: expanded from macro 'WARP_REDUCE_SUM'" "the expansion is a note"
 contains "$T/p.txt" "^src/reduce.cu:8:.*__shfl'" "-isystem: a macro of the vendor header expands"
 contains "$T/p.txt" "^src/reduce.cu:16:.*__any" "-DWARP_SAMPLE_VERSION=2 of the first entry"
 contains "$T/p.txt" "^src/scan.cu:8:.*__shfl_up" "-DFOO reaches the parser"

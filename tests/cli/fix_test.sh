@@ -65,7 +65,13 @@ cp -r examples "$T/ex"
 expect_exit 1 -- "$WL" --fix "$T/ex"
 "$WL" --format=json "$T/ex" >"$T/ex.json" 2>/dev/null
 lacks "$T/ex.json" '"replacement"' "examples: no fixable finding left"
-lacks "$T/ex.json" '"rule": "legacy-intrinsic"' "examples: no legacy intrinsic left"
+# one legacy intrinsic is left: warp_reduce_sum in include/ is analyzed in its
+# caller's context (reduce_shfl calls it under `if (i < n)`, a partial last
+# warp), so a full mask would be wrong and only a suggestion is given
+count_is "$T/ex.json" '"rule": "legacy-intrinsic"' 1 "examples: one legacy intrinsic left"
+contains "$T/ex.json" 'its function is called where only part of a warp runs' "examples: why no fix"
+# what is left, fixed by hand as the suggestion says, and everything builds
+sed -i 's/__shfl_down(val, offset)/__shfl_down_sync(__activemask(), val, offset)/' "$T/ex/include/warp_utils.cuh"
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 if [ -x "$NVCC" ]; then
   for f in $(find "$T/ex" -name '*.cu'); do
