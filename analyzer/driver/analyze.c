@@ -130,7 +130,7 @@ static wl_parse_status parse_inferring(wl_parser *p, const char *path, const cha
                                        const wl_analyze_opts *o, wl_tu **out, wl_analyze_info *info,
                                        wl_buf *err) {
   wl_parse_opts po = o->parse;
-  po.verbose = false; /* said once, for the last parse */
+  po.quiet_diags = true; /* what did not resolve is said once, after the last parse */
   wl_vec args = {0}, extra = {0};
   for (size_t i = 0; i < o->parse.nargs; i++)
     wl_vec_push(&args, (void *)o->parse.args[i]);
@@ -140,6 +140,7 @@ static wl_parse_status parse_inferring(wl_parser *p, const char *path, const cha
     po.args = (const char *const *)args.v;
     po.nargs = args.n;
     st = wl_parse(p, path, contents, &po, &tu, err);
+    po.verbose = false; /* the parser's other notes: once */
     if (st != WL_PARSE_OK || !o->infer_include || round + 1 >= WL_INFER_ROUNDS)
       break;
     bool added = false;

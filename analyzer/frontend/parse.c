@@ -1807,7 +1807,7 @@ static void collect_diags(lower_ctx *L, const wl_parse_opts *opts) {
       pd->loc = expansion_loc(L, clang_getDiagnosticLocation(d));
       pd->message = take(L, clang_getDiagnosticSpelling(d));
       pd->fatal = sev == CXDiagnostic_Fatal;
-      if (opts->verbose)
+      if (opts->verbose && !opts->quiet_diags)
         fprintf(stderr, "%s:%u:%u: note: could not resolve: %s\n",
                 pd->loc.file ? pd->loc.file : L->tu->path, pd->loc.line, pd->loc.col, pd->message);
     }

@@ -25,6 +25,7 @@ typedef struct wl_parse_opts {
   const char *cuda_path; /* real toolkit headers; NULL: the built-in prelude */
   unsigned arch;         /* compute capability for __CUDA_ARCH__, e.g. 75 */
   bool verbose;          /* report unresolved includes/types on stderr */
+  bool quiet_diags;      /* verbose, but the caller prints the unresolved (analyze.c) */
 } wl_parse_opts;
 
 typedef enum wl_parse_status {
