@@ -193,6 +193,10 @@ bool wl_fix_replace(wl_rule_ctx *ctx, wl_finding *fd, wl_range r, const char *te
   return true;
 }
 
+static bool is_ident_char(char c) {
+  return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
 bool wl_fix_insert_before(wl_rule_ctx *ctx, wl_finding *fd, const wl_stmt *s, const char *text) {
   const wl_tu *tu = ctx->tu;
   if (!s->range.begin.file || !wl_tu_in_main(tu, s->range.begin) || s->macro ||
@@ -204,6 +208,16 @@ bool wl_fix_insert_before(wl_rule_ctx *ctx, wl_finding *fd, const wl_stmt *s, co
   bool starts_line = true;
   for (size_t i = ls; i < b; i++)
     starts_line = starts_line && (tu->source[i] == ' ' || tu->source[i] == '\t');
+  /* the same statement just before the insertion point (a fix applied by an
+   * earlier run): inserting it again changes nothing but the text, and a
+   * second --fix must change nothing */
+  size_t tl = strlen(text), prev = starts_line ? ls : b;
+  while (prev > 0 && (tu->source[prev - 1] == ' ' || tu->source[prev - 1] == '\t' ||
+                      tu->source[prev - 1] == '\n' || tu->source[prev - 1] == '\r'))
+    prev--;
+  if (tl > 0 && prev >= tl && memcmp(tu->source + prev - tl, text, tl) == 0 &&
+      (prev == tl || !is_ident_char(tu->source[prev - tl - 1])))
+    return false;
   wl_range at = s->range;
   at.end = at.begin;
   wl_buf t;

@@ -60,6 +60,17 @@ if diff -r "$T/w" "$T/after1" >/dev/null; then ok; else fail "second --fix chang
 "$WL" --format=json "$T/w" >"$T/left.json" 2>/dev/null
 lacks "$T/left.json" '"replacement"' "no fixable finding left after --fix"
 
+# a fix already applied is not applied again: the missing-syncwarp fix of a
+# header-style loop (real_tagged_histogram.cu) used to insert one more
+# __syncwarp() on each run
+mkdir -p "$T/idem"
+cp fixtures/missing-syncwarp/real_tagged_histogram.cu "$T/idem/"
+"$WL" --fix "$T/idem" >/dev/null 2>&1
+cp -r "$T/idem" "$T/idem1"
+"$WL" --fix "$T/idem" >/dev/null 2>"$T/err"
+contains "$T/err" "fixed 0 findings in 0 files" "second --fix of real_tagged_histogram.cu fixes nothing"
+if diff -r "$T/idem" "$T/idem1" >/dev/null; then ok; else fail "second --fix changed real_tagged_histogram.cu"; fi
+
 # the example tree: after --fix it builds for sm_90 and nothing fixable is left
 cp -r examples "$T/ex"
 expect_exit 1 -- "$WL" --fix "$T/ex"
