@@ -26,6 +26,7 @@
 #include "infer.h"
 #include "isolate.h"
 #include "options.h"
+#include "outpath.h"
 #include "project.h"
 #include "rules.h"
 
@@ -1060,7 +1061,15 @@ static bool do_fixes(run_ctx *rc, wl_findings *all, FILE *out, bool *changed) {
     char *yaml = NULL;
     size_t ylen = 0;
     FILE *m = open_memstream(&yaml, &ylen);
-    bool wrote = m && wl_export_fixes_yaml(m, all, o->paths.n ? o->paths.v[0] : "");
+    wl_buf xnotes;
+    wl_buf_init(&xnotes);
+    bool wrote = m && wl_export_fixes_yaml_notes(m, all, o->paths.n ? o->paths.v[0] : "", &xnotes);
+    for (const char *p = xnotes.data; p && *p;) { /* one note a line */
+      size_t n = strcspn(p, "\n");
+      fprintf(err, "warplint: note: %.*s\n", (int)n, p);
+      p += n + (p[n] != '\0');
+    }
+    wl_buf_free(&xnotes);
     if (m)
       fclose(m);
     wl_buf e;
@@ -1107,7 +1116,13 @@ static bool do_fixes(run_ctx *rc, wl_findings *all, FILE *out, bool *changed) {
     } else if (o->diff) {
       wl_buf d;
       wl_buf_init(&d);
-      wl_unified_diff(ff->file, text, len, ff->edits, ff->nedits, &d);
+      /* a/x and b/x relative to the working directory, however the input was
+       * spelt (., ./x, src/.., absolute): what git apply and patch -p1 take */
+      wl_buf shown;
+      wl_buf_init(&shown);
+      wl_outpath_relative(ff->file, rc->cwd, &shown);
+      wl_unified_diff(wl_buf_str(&shown), text, len, ff->edits, ff->nedits, &d);
+      wl_buf_free(&shown);
       fputs(wl_buf_str(&d), out);
       wl_buf_free(&d);
       *changed = true;
@@ -1300,6 +1315,36 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
     }
     if (o.fix || o.diff || o.export_fixes)
       fixes_ok = do_fixes(&rc, &all, dest, &changed);
+    if (o.fix && changed) {
+      /* what is left is what a new run finds in the written files (a fix can
+       * uncover or create findings): every file is analyzed again */
+      wl_findings_free(&all);
+      wl_findings_init(&all);
+      for (size_t i = 0; i < rc.njobs; i++) {
+        wl_findings_free(&rc.jobs[i].findings);
+        wl_findings_init(&rc.jobs[i].findings);
+        wl_analyze_info_free(&rc.jobs[i].info);
+        memset(&rc.jobs[i].info, 0, sizeof rc.jobs[i].info);
+      }
+      run_all(&rc, o.jobs, false);
+      run_all(&rc, o.jobs, true);
+      for (size_t i = 0; i < rc.njobs; i++) {
+        job *j = &rc.jobs[i];
+        bool known = false;
+        for (size_t k = 0; k < nerrors && !known; k++)
+          known = errors[k].message == j->error;
+        if (j->error && !known) { /* it could be analyzed before the fix */
+          fprintf(err, "warplint: error: %s: after --fix: %s\n", j->path, j->error);
+          errors[nerrors].path = j->path;
+          errors[nerrors].message = j->error;
+          nerrors++;
+          info.nerrors = nerrors;
+        }
+        wl_findings_move(&all, &j->findings);
+      }
+      wl_findings_sort_dedup(&all);
+      in_baseline = have_bl ? wl_baseline_filter(&bl, &all) : 0;
+    }
     info.execution_failed = nerrors > 0 || !fixes_ok || (o.strict && nincomplete > 0);
     if (!o.diff) /* else the diff is the output */
       wr |= emit_report(&o, dest, &all, &info);

@@ -1,6 +1,7 @@
 /* fix.c - fix plans (non-overlapping edits), text application, atomic file
  * replacement, unified diffs built from the edits, clang-tidy YAML export. */
 #include "fix.h"
+#include "compdb.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -357,37 +358,164 @@ static void yaml_str(FILE *out, const char *s) {
   json_object_put(o);
 }
 
-bool wl_export_fixes_yaml(FILE *out, const wl_findings *f, const char *main_file_hint) {
-  size_t fixable = 0;
+/* One edit of the export and the finding it is written under. */
+typedef struct xedit {
+  size_t finding;
+  const wl_edit *e;
+  char *text; /* owned: insertions at one offset are merged into one */
+  bool out;   /* not exported: a duplicate, inside another edit, or merged */
+} xedit;
+
+static bool same_file(const wl_edit *a, const wl_edit *b) { return strcmp(a->file, b->file) == 0; }
+
+/* Whether a (a replacement of length > 0) contains b, b an insertion at one
+ * of a's ends excepted (that one is applied beside a). */
+static bool contains(const wl_edit *a, const wl_edit *b) {
+  if (a->length == 0 || !same_file(a, b))
+    return false;
+  size_t ae = (size_t)a->offset + a->length, be = (size_t)b->offset + b->length;
+  if (b->length == 0 && (b->offset == a->offset || b->offset == ae))
+    return false;
+  return a->offset <= b->offset && be <= ae && !(a->offset == b->offset && ae == be);
+}
+
+/* Overlap that neither containment nor an insertion at an end explains. */
+static bool conflicts(const wl_edit *a, const wl_edit *b) {
+  if (!same_file(a, b) || contains(a, b) || contains(b, a))
+    return false;
+  size_t ae = (size_t)a->offset + a->length, be = (size_t)b->offset + b->length;
+  if (a->length == 0 && b->length == 0)
+    return false; /* two insertions: merged when at one offset */
+  if (a->offset == b->offset && a->length == b->length)
+    return strcmp(a->text ? a->text : "", b->text ? b->text : "") != 0;
+  return a->offset < be && b->offset < ae;
+}
+
+/* The edits clang-apply-replacements accepts together: identical edits once,
+ * an edit inside another one's replaced range dropped (the outer edit
+ * removes or rewrites that text anyway), insertions at one offset merged
+ * into one, and a finding whose edits partly overlap accepted ones left out
+ * whole. Counts what was dropped in *contained and *skipped. */
+static void resolve_export(const wl_findings *f, xedit **out, size_t *nout, size_t *contained,
+                           size_t *skipped) {
+  size_t n = 0;
   for (size_t i = 0; i < f->n; i++)
-    fixable += f->v[i].nedits > 0;
-  fputs("---\nMainSourceFile: ", out);
-  yaml_str(out, main_file_hint ? main_file_hint : "");
-  fputs(fixable ? "\nDiagnostics:\n" : "\nDiagnostics: []\n", out);
+    n += f->v[i].nedits;
+  xedit *x = wl_xcalloc(n ? n : 1, sizeof *x);
+  size_t nx = 0;
+  *contained = *skipped = 0;
   for (size_t i = 0; i < f->n; i++) {
     const wl_finding *fd = &f->v[i];
     if (fd->nedits == 0)
       continue;
+    bool clash = false;
+    for (size_t k = 0; k < fd->nedits && !clash; k++)
+      for (size_t a = 0; a < nx && !clash; a++)
+        clash = !x[a].out && conflicts(x[a].e, &fd->edits[k]);
+    if (clash) {
+      (*skipped)++;
+      continue;
+    }
+    for (size_t k = 0; k < fd->nedits; k++) {
+      const wl_edit *e = &fd->edits[k];
+      bool take = true;
+      for (size_t a = 0; a < nx && take; a++) {
+        if (x[a].out || !same_file(x[a].e, e))
+          continue;
+        const wl_edit *o = x[a].e;
+        if (o->offset == e->offset && o->length == e->length && e->length > 0) {
+          take = false; /* identical (conflicts() ruled out different texts) */
+        } else if (o->length == 0 && e->length == 0 && o->offset == e->offset) {
+          if (strcmp(x[a].text, e->text ? e->text : "") != 0) { /* merge, in finding order */
+            size_t l1 = strlen(x[a].text), l2 = strlen(e->text ? e->text : "");
+            x[a].text = wl_xrealloc(x[a].text, l1 + l2 + 1);
+            memcpy(x[a].text + l1, e->text ? e->text : "", l2 + 1);
+          }
+          take = false;
+        } else if (contains(o, e)) {
+          take = false;
+          (*contained)++;
+        } else if (contains(e, o)) {
+          x[a].out = true;
+          (*contained)++;
+        }
+      }
+      if (take)
+        x[nx++] = (xedit){i, e, wl_xstrdup(e->text ? e->text : ""), false};
+    }
+  }
+  *out = x;
+  *nout = nx;
+}
+
+/* The file as clang-apply-replacements needs it: absolute (it resolves
+ * relative paths against its own working directory). */
+static void yaml_path(FILE *out, const char *file) {
+  char *abs = file && *file && file[0] != '/' ? wl_canonical_path(file) : NULL;
+  yaml_str(out, abs ? abs : file);
+  free(abs);
+}
+
+bool wl_export_fixes_yaml_notes(FILE *out, const wl_findings *f, const char *main_file_hint,
+                                wl_buf *notes) {
+  xedit *x;
+  size_t nx, contained, skipped;
+  resolve_export(f, &x, &nx, &contained, &skipped);
+  size_t live = 0;
+  for (size_t a = 0; a < nx; a++)
+    live += !x[a].out;
+  fputs("---\nMainSourceFile: ", out);
+  yaml_path(out, main_file_hint && *main_file_hint ? main_file_hint : "");
+  fputs(live ? "\nDiagnostics:\n" : "\nDiagnostics: []\n", out);
+  for (size_t a = 0; a < nx;) {
+    size_t b = a, any = 0;
+    while (b < nx && x[b].finding == x[a].finding)
+      any += !x[b++].out;
+    if (any == 0) {
+      a = b;
+      continue;
+    }
+    const wl_finding *fd = &f->v[x[a].finding];
     fputs("  - DiagnosticName: ", out);
     yaml_str(out, fd->rule);
     fputs("\n    DiagnosticMessage:\n      Message: ", out);
     yaml_str(out, fd->message);
     fputs("\n      FilePath: ", out);
-    yaml_str(out, fd->file);
+    yaml_path(out, fd->file);
     fprintf(out, "\n      FileOffset: %u\n      Replacements:\n", fd->offset);
-    for (size_t k = 0; k < fd->nedits; k++) {
+    for (size_t k = a; k < b; k++) {
+      if (x[k].out)
+        continue;
       fputs("        - FilePath: ", out);
-      yaml_str(out, fd->edits[k].file);
+      yaml_path(out, x[k].e->file);
       fprintf(out, "\n          Offset: %u\n          Length: %u\n          ReplacementText: ",
-              fd->edits[k].offset, fd->edits[k].length);
-      yaml_str(out, fd->edits[k].text);
+              x[k].e->offset, x[k].e->length);
+      yaml_str(out, x[k].text);
       fputs("\n", out);
     }
     fprintf(out, "    Level: %s\n",
             fd->severity == WL_SEV_ERROR  ? "Error"
             : fd->severity == WL_SEV_NOTE ? "Remark"
                                           : "Warning");
+    a = b;
   }
   fputs("...\n", out);
+  if (notes && contained)
+    wl_buf_printf(notes,
+                  "%zu edit%s inside another fix's replaced text left out of --export-fixes "
+                  "(the enclosing fix rewrites that text)\n",
+                  contained, contained == 1 ? "" : "s");
+  if (notes && skipped)
+    wl_buf_printf(notes,
+                  "%zu fix%s left out of --export-fixes: %s edits overlap another fix's "
+                  "(rerun after applying)\n",
+                  skipped, skipped == 1 ? "" : "es", skipped == 1 ? "its" : "their");
+  for (size_t k = 0; k < nx; k++)
+    free(x[k].text);
+  free(x);
   return fflush(out) == 0 && !ferror(out);
+}
+
+bool wl_export_fixes_yaml(FILE *out, const wl_findings *f, const char *main_file_hint) {
+  return wl_export_fixes_yaml_notes(out, f, main_file_hint, NULL);
 }

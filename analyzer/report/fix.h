@@ -77,5 +77,11 @@ bool wl_unified_diff(const char *path, const char *old, size_t oldlen, const wl_
 
 /* clang-tidy's export-fixes YAML of every fixable finding (clang-apply-replacements reads it). */
 bool wl_export_fixes_yaml(FILE *out, const wl_findings *f, const char *main_file_hint);
+/* The same, so that clang-apply-replacements applies it: no two edits
+ * overlap (identical edits once, edits inside another fix's replaced range
+ * dropped, insertions at one offset merged, a fix overlapping partly left
+ * out), paths absolute. What was left out is described in notes (lines). */
+bool wl_export_fixes_yaml_notes(FILE *out, const wl_findings *f, const char *main_file_hint,
+                                wl_buf *notes);
 
 #endif

@@ -26,7 +26,18 @@ static void components(const char *s, bool absolute, wl_vec *parts, char **copy)
   }
 }
 
+static void outpath(const char *path, const char *base, bool climb, wl_buf *out);
+
 void wl_outpath(const char *path, const char *base, wl_buf *out) {
+  outpath(path, base, false, out);
+}
+
+void wl_outpath_relative(const char *path, const char *base, wl_buf *out) {
+  outpath(path, base, true, out);
+}
+
+static void outpath(const char *path, const char *base, bool climb, wl_buf *out) {
+  size_t start = out->len;
   if (!path || !*path) {
     wl_buf_puts(out, ".");
     return;
@@ -38,12 +49,14 @@ void wl_outpath(const char *path, const char *base, wl_buf *out) {
   size_t skip = 0;
   if (absolute && base && base[0] == '/') {
     components(base, true, &b, &bc);
-    bool under = b.n <= p.n;
-    for (size_t i = 0; under && i < b.n; i++)
-      under = strcmp(p.v[i], b.v[i]) == 0;
-    if (under) {
-      skip = b.n;
+    size_t common = 0;
+    while (common < b.n && common < p.n && strcmp(p.v[common], b.v[common]) == 0)
+      common++;
+    if (common == b.n || climb) {
+      skip = common;
       absolute = false;
+      for (size_t i = common; i < b.n; i++) /* climb out of base to the common part */
+        wl_buf_puts(out, i + 1 < b.n || p.n > skip ? "../" : "..");
     }
   }
   if (absolute)
@@ -53,7 +66,7 @@ void wl_outpath(const char *path, const char *base, wl_buf *out) {
       wl_buf_putc(out, '/');
     wl_buf_puts(out, p.v[i]);
   }
-  if (!absolute && p.n == skip)
+  if (!absolute && p.n == skip && out->len == start)
     wl_buf_puts(out, ".");
   wl_vec_free(&p);
   wl_vec_free(&b);

@@ -13,4 +13,8 @@
  * an absolute path outside base stays absolute. */
 void wl_outpath(const char *path, const char *base, wl_buf *out);
 
+/* As wl_outpath, but an absolute path outside base is made relative to it
+ * too, with ".." components (what a diff applied in base needs). */
+void wl_outpath_relative(const char *path, const char *base, wl_buf *out);
+
 #endif
