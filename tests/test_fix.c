@@ -285,6 +285,43 @@ START_TEST(test_export_yaml) {
 }
 END_TEST
 
+/* clang-apply-replacements rejects overlapping edits and two insertions at
+ * one offset: the export drops contained edits, merges insertions and
+ * leaves out a partly overlapping fix, and says so. */
+START_TEST(test_export_yaml_no_overlaps) {
+  wl_findings f;
+  wl_findings_init(&f);
+  wl_finding *a = wl_findings_add(&f, "legacy-intrinsic", WL_SEV_WARNING, "/k.cu", 2, 1, 2, 2, "a");
+  wl_finding_add_edit(a, "/k.cu", 20, 5, "X"); /* inside the deletion below */
+  wl_finding_add_edit(a, "/k.cu", 100, 0, "one;\n");
+  wl_finding *b = wl_findings_add(&f, "legacy-intrinsic", WL_SEV_WARNING, "/k.cu", 1, 1, 1, 2, "b");
+  wl_finding_add_edit(b, "/k.cu", 10, 50, ""); /* deletes [10, 60) */
+  wl_finding *c = wl_findings_add(&f, "legacy-intrinsic", WL_SEV_WARNING, "/k.cu", 3, 1, 3, 2, "c");
+  wl_finding_add_edit(c, "/k.cu", 100, 0, "two;\n"); /* the same place as a's insertion */
+  wl_finding *d = wl_findings_add(&f, "legacy-intrinsic", WL_SEV_WARNING, "/k.cu", 4, 1, 4, 2, "d");
+  wl_finding_add_edit(d, "/k.cu", 55, 10, "Y"); /* partly over the deletion: left out */
+  char *buf = NULL;
+  size_t len = 0;
+  wl_buf notes;
+  wl_buf_init(&notes);
+  FILE *m = open_memstream(&buf, &len);
+  ck_assert(wl_export_fixes_yaml_notes(m, &f, "k.cu", &notes));
+  fclose(m);
+  ck_assert_ptr_null(strstr(buf, "Offset: 20\n"));
+  ck_assert_ptr_null(strstr(buf, "Offset: 55\n"));
+  ck_assert_ptr_nonnull(strstr(buf, "Offset: 10\n          Length: 50\n"));
+  ck_assert_ptr_nonnull(strstr(buf, "ReplacementText: \"one;\\ntwo;\\n\""));
+  const char *p = strstr(buf, "Offset: 100\n");
+  ck_assert_ptr_nonnull(p);
+  ck_assert_ptr_null(strstr(p + 1, "Offset: 100\n"));
+  ck_assert_ptr_nonnull(strstr(wl_buf_str(&notes), "1 edit inside another fix"));
+  ck_assert_ptr_nonnull(strstr(wl_buf_str(&notes), "1 fix left out"));
+  free(buf);
+  wl_buf_free(&notes);
+  wl_findings_free(&f);
+}
+END_TEST
+
 Suite *wl_suite_fix(void) {
   Suite *s = suite_create("fix");
   TCase *tc = tcase_create("engine");
@@ -295,6 +332,7 @@ Suite *wl_suite_fix(void) {
   tcase_add_test(tc, test_fix_write_waits_for_the_lock);
   tcase_add_test(tc, test_unified_diff);
   tcase_add_test(tc, test_export_yaml);
+  tcase_add_test(tc, test_export_yaml_no_overlaps);
   suite_add_tcase(s, tc);
   return s;
 }

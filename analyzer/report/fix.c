@@ -465,7 +465,7 @@ bool wl_export_fixes_yaml_notes(FILE *out, const wl_findings *f, const char *mai
   for (size_t a = 0; a < nx; a++)
     live += !x[a].out;
   fputs("---\nMainSourceFile: ", out);
-  yaml_path(out, main_file_hint && *main_file_hint ? main_file_hint : "");
+  yaml_str(out, main_file_hint ? main_file_hint : "");
   fputs(live ? "\nDiagnostics:\n" : "\nDiagnostics: []\n", out);
   for (size_t a = 0; a < nx;) {
     size_t b = a, any = 0;
