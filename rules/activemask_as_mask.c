@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyses.h"
 #include "buf.h"
 #include "builtins.h"
 #include "lanes.h"
@@ -152,7 +153,7 @@ static void check_coalesced(wl_rule_ctx *ctx, const wl_lanes *l) {
 }
 
 void wl_rule_activemask_as_mask(wl_rule_ctx *ctx) {
-  const wl_lanes *l = wl_lanes_of(ctx->an);
+  const wl_lanes *l = wl_an_lanes(ctx->an);
   const wl_expr *const *cs;
   size_t n = wl_lanes_collectives(l, &cs);
   wl_vec done = {0}; /* calls already reported */

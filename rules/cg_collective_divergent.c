@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyses.h"
 #include "builtins.h"
 #include "consteval.h"
 #include "lanes.h"
@@ -186,7 +187,7 @@ static bool check(const wl_expr *e, const wl_stmt *in, void *ud) {
 }
 
 void wl_rule_cg_collective_divergent(wl_rule_ctx *ctx) {
-  const wl_lanes *l = wl_lanes_of(ctx->an);
+  const wl_lanes *l = wl_an_lanes(ctx->an);
   for (unsigned i = 0; i < ctx->tu->nfuncs; i++) {
     const wl_func *f = ctx->tu->funcs[i];
     if (!f->body || !(f->flags & (WL_F_DEVICE | WL_F_GLOBAL)))

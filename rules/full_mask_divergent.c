@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyses.h"
 #include "buf.h"
 
 #include "lanes.h"
@@ -92,7 +93,7 @@ static void check(wl_mask_fixer *mf, const wl_lanes *l, const wl_expr *e, const 
 }
 
 void wl_rule_full_mask_divergent(wl_rule_ctx *ctx) {
-  const wl_lanes *l = wl_lanes_of(ctx->an);
+  const wl_lanes *l = wl_an_lanes(ctx->an);
   wl_mask_fixer *mf = wl_mask_fixer_of(ctx);
   const wl_expr *const *cs;
   size_t n = wl_lanes_collectives(l, &cs);

@@ -2,6 +2,7 @@
  * warp shuffle folds to a constant other than 1, 2, 4, 8, 16 or 32 (the
  * Programming Guide: results are undefined). A width that is a parameter of
  * a device function is checked at each call that passes a constant. */
+#include "analyses.h"
 #include "consteval.h"
 #include "lanes.h"
 #include "rules.h"
@@ -26,7 +27,7 @@ static void report(wl_rule_ctx *ctx, const wl_expr *at, const wl_expr *shfl, lon
 }
 
 void wl_rule_invalid_shfl_width(wl_rule_ctx *ctx) {
-  const wl_lanes *l = wl_lanes_of(ctx->an);
+  const wl_lanes *l = wl_an_lanes(ctx->an);
   const wl_expr *const *cs;
   size_t n = wl_lanes_collectives(l, &cs);
   for (size_t i = 0; i < n; i++) {

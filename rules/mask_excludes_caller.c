@@ -5,6 +5,7 @@
  * on the lane id alone, and whole warps enter the function. */
 #include <stdio.h>
 
+#include "analyses.h"
 #include "consteval.h"
 #include "lanes.h"
 #include "rules.h"
@@ -29,7 +30,7 @@ static void lane_list(unsigned set, char *buf, size_t size) {
 }
 
 void wl_rule_mask_excludes_caller(wl_rule_ctx *ctx) {
-  const wl_lanes *l = wl_lanes_of(ctx->an);
+  const wl_lanes *l = wl_an_lanes(ctx->an);
   const wl_expr *const *cs;
   size_t n = wl_lanes_collectives(l, &cs);
   for (size_t i = 0; i < n; i++) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyses.h"
 #include "buf.h"
 #include "builtins.h"
 #include "lanes.h"
@@ -60,7 +61,7 @@ static void describe(const wl_rule_ctx *ctx, const wl_smem_race *r, char *out, s
  * barrier of part of a warp is not offered: the lane whose value is read may
  * be outside that part (the scans' `if (lane >= d)` steps), see rewrite_if. */
 static bool barrier_for(wl_rule_ctx *ctx, const wl_stmt *s, char *out, size_t n) {
-  wl_lanes *l = wl_lanes_of(ctx->an);
+  wl_lanes *l = wl_an_lanes(ctx->an);
   wl_lane_reach r;
   if (!l || !wl_lanes_reach_stmt(l, s, &r) || r.partial || r.caller_partial)
     return false;
@@ -205,7 +206,7 @@ static void fix_statement(wl_rule_ctx *ctx, const wl_smem *sm, wl_finding *fd,
 void wl_rule_missing_syncwarp(wl_rule_ctx *ctx) {
   if (!ctx->an)
     return;
-  const wl_smem *sm = wl_smem_get(ctx->an);
+  const wl_smem *sm = wl_an_smem(ctx->an);
   size_t n = wl_smem_nraces(sm), ndone = 0;
   const wl_stmt **done = wl_xcalloc(n + 1, sizeof *done);
   for (size_t i = 0; i < n; i++) {

@@ -9,15 +9,22 @@
 #include "diag.h"
 #include "ir.h"
 
-struct wl_analyses; /* lazily built per-TU analyses (lanes, shared memory) */
+struct wl_analyses;   /* lazily built per-TU analyses (lanes, shared memory) */
+struct wl_mask_fixer; /* support/mask_fix.h */
 
 typedef struct wl_rule_ctx {
   const wl_tu *tu;
   wl_findings *out;
   const char *display_path; /* main file path as the user gave it */
-  struct wl_analyses *an;   /* see analyses.h; may be NULL until asked for */
+  struct wl_analyses *an;   /* the analysis manager (analyses.h) */
   unsigned arch;            /* target compute capability, e.g. 75 */
+  /* state the rules' fixes share within a TU (wl_mask_fixer_of), NULL until
+   * asked for; freed by wl_rule_ctx_free */
+  struct wl_mask_fixer *fixer;
 } wl_rule_ctx;
+
+/* Frees what the rules left in ctx (not the TU, findings or analyses). */
+void wl_rule_ctx_free(wl_rule_ctx *ctx);
 
 typedef void (*wl_rule_fn)(wl_rule_ctx *ctx);
 

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analyses.h"
 #include "builtins.h"
 #include "consteval.h"
 #include "lanes.h"
@@ -316,7 +317,7 @@ static void lane_list(unsigned set, char *buf, size_t size) {
 }
 
 void wl_rule_shuffle_source_outside_mask(wl_rule_ctx *ctx) {
-  const wl_lanes *l = wl_lanes_of(ctx->an);
+  const wl_lanes *l = wl_an_lanes(ctx->an);
   const wl_expr *const *cs;
   size_t n = wl_lanes_collectives(l, &cs);
   for (size_t i = 0; i < n; i++) {

@@ -1423,19 +1423,6 @@ void wl_lanes_free(wl_lanes *L) {
   free(L);
 }
 
-wl_lanes *wl_lanes_of(wl_analyses *an) {
-  if (!an->lanes) {
-    wl_lanes_opts o;
-    wl_lanes_opts_init(&o);
-    if (an->whole_warps)
-      o.whole_warps = an->whole_warps == 1;
-    if (an->rows_are_warps)
-      o.rows_are_warps = an->rows_are_warps == 1;
-    an->lanes = wl_lanes_new(an->tu, &o);
-  }
-  return an->lanes;
-}
-
 /* ---- queries ------------------------------------------------------------- */
 
 bool wl_lanes_expr_dependent(const wl_lanes *l, const wl_expr *e) {

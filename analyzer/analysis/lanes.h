@@ -4,7 +4,8 @@
  *
  * One analysis per translation unit, over every device and kernel function,
  * with summaries across the functions of the TU (parameters, return values,
- * out-parameters). Built lazily for rules by wl_lanes_of().
+ * out-parameters). Built lazily for rules by the analysis manager
+ * (analyses.h, wl_an_lanes).
  *
  * Lane-dependent (may differ between the lanes of one warp): threadIdx.x/y/z,
  * lane ids (threadIdx.x % 32, & 31, % warpSize, __lanemask_*(), %laneid in
@@ -58,7 +59,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "analyses.h"
 #include "builtins.h"
 #include "ir.h"
 
@@ -81,8 +81,6 @@ typedef struct wl_lanes wl_lanes;
  * skipped). The TU must outlive the result. */
 wl_lanes *wl_lanes_new(const wl_tu *tu, const wl_lanes_opts *o);
 void wl_lanes_free(wl_lanes *l);
-/* The TU's analysis with default options, built on first use; freed by wl_analyses_free. */
-wl_lanes *wl_lanes_of(wl_analyses *an);
 
 /* ---- values ------------------------------------------------------------ */
 

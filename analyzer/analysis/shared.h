@@ -54,7 +54,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "analyses.h"
 #include "ir.h"
 
 typedef struct wl_smem wl_smem;
@@ -99,8 +98,6 @@ typedef struct wl_smem_race {
 /* Builds the analysis of a TU (never NULL). */
 wl_smem *wl_smem_build(const wl_tu *tu);
 void wl_smem_free(wl_smem *sm);
-/* The TU's analysis, built on first use and freed by wl_analyses_free. */
-const wl_smem *wl_smem_get(wl_analyses *an);
 
 size_t wl_smem_nraces(const wl_smem *sm);
 const wl_smem_race *wl_smem_race_at(const wl_smem *sm, size_t i);

@@ -13,14 +13,11 @@
 void wl_run_rules(const wl_tu *tu, const char *display_path, const wl_analyze_opts *o,
                   wl_findings *out) {
   wl_analyses an;
-  wl_analyses_init(&an, tu);
-  if (o) {
-    an.whole_warps = o->whole_warps;
-    an.rows_are_warps = o->rows_are_warps;
-  }
+  wl_analyses_init(&an, tu, o ? o->analysis : NULL);
   wl_findings local;
   wl_findings_init(&local);
-  wl_rule_ctx ctx = {tu, &local, display_path, &an, o && o->parse.arch ? o->parse.arch : 75};
+  wl_rule_ctx ctx = {
+      tu, &local, display_path, &an, o && o->parse.arch ? o->parse.arch : WL_DEFAULT_ARCH, NULL};
   for (size_t i = 0; i < wl_nrules; i++) {
     if (o && o->enabled && !o->enabled[i])
       continue;
@@ -30,6 +27,7 @@ void wl_run_rules(const wl_tu *tu, const char *display_path, const wl_analyze_op
       for (size_t j = before; j < local.n; j++)
         local.v[j].severity = o->severity[i];
   }
+  wl_rule_ctx_free(&ctx);
   wl_analyses_free(&an);
   wl_suppress_apply(tu->source, tu->source_len, display_path, o ? o->enabled : NULL,
                     o && o->report_unused_suppressions, &local);

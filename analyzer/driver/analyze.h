@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analyses.h"
 #include "buf.h"
 #include "diag.h"
 #include "parse.h"
@@ -16,8 +17,7 @@ typedef struct wl_analyze_opts {
   const wl_severity *severity; /* per rule override; NULL: defaults */
   /* suppress.h: report suppression comments that silenced nothing */
   bool report_unused_suppressions;
-  int whole_warps;    /* lane analysis (lanes.h): 0 its default (true), 1 true, 2 false */
-  int rows_are_warps; /* lane analysis: 0 its default (false), 1 true, 2 false */
+  const wl_analysis_settings *analysis; /* NULL: the defaults */
   /* Findings located in the user headers the file includes: reported when
    * report_header(canonical path, ud) says so; never when it is NULL. */
   bool (*report_header)(const char *canon, void *ud);

@@ -63,6 +63,7 @@ typedef struct job {
   const wl_compdb_entry *entry;
   wl_vec args; /* const char*, borrowed */
   wl_analyze_opts ao;
+  wl_analysis_settings settings; /* ao.analysis points here */
   wl_findings findings;
   bool hashed;   /* --fix/--diff: the analyzed contents are known */
   uint64_t hash; /* wl_content_hash of them */
@@ -578,7 +579,7 @@ static void prepare_job(run_ctx *rc, job *j) {
   j->args.n = 0;
   const wl_config *cfg = j->prof && j->prof->has_cfg ? &j->prof->cfg : NULL;
   const wl_compdb_entry *e = j->entry ? j->entry : j->includer;
-  unsigned arch = 75;
+  unsigned arch = WL_DEFAULT_ARCH;
   if (e) {
     for (size_t k = 0; k < e->flags.args.n; k++)
       wl_vec_push(&j->args, e->flags.args.v[k]);
@@ -616,9 +617,12 @@ static void prepare_job(run_ctx *rc, job *j) {
   j->ao.enabled = j->prof ? j->prof->enabled : NULL;
   j->ao.severity = cfg ? cfg->severity : NULL;
   j->ao.report_unused_suppressions = o->report_unused;
-  /* config: -1 unset, 0 false, 1 true; analysis: 0 default, 1 true, 2 false */
-  j->ao.whole_warps = !cfg || cfg->whole_warps < 0 ? 0 : cfg->whole_warps ? 1 : 2;
-  j->ao.rows_are_warps = !cfg || cfg->rows_are_warps < 0 ? 0 : cfg->rows_are_warps ? 1 : 2;
+  wl_analysis_settings_init(&j->settings);
+  if (cfg && cfg->whole_warps >= 0) /* config: -1 unset, 0 false, 1 true */
+    j->settings.lanes.whole_warps = cfg->whole_warps;
+  if (cfg && cfg->rows_are_warps >= 0)
+    j->settings.lanes.rows_are_warps = cfg->rows_are_warps;
+  j->ao.analysis = &j->settings;
   j->ao.report_header = report_header;
   j->ao.report_header_ud = rc;
   j->ao.cwd = rc->cwd;

@@ -1906,7 +1906,7 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
   /* arguments */
   wl_vec args = {0};
   char archbuf[64], prelude_inc[256], prelude_dir[256], removed_dir[256], cudapath[1200];
-  unsigned asked = opts->arch ? opts->arch : 75;
+  unsigned asked = opts->arch ? opts->arch : WL_DEFAULT_ARCH;
   /* an architecture newer than this libclang (sm_100, sm_120 with libclang
    * 19) is analyzed as the newest one it knows, __CUDA_ARCH__ included */
   unsigned arch = wl_parser_arch(p, asked);

@@ -19,11 +19,16 @@ extern const wl_virtual_file
 
 #define WL_PRELUDE_DIR "/__warplint_prelude__"
 
+/* The device architecture when neither the compile command, .warplint nor
+ * the command line names one: sm_75, the oldest target of CUDA 13 (README,
+ * --cuda-arch). */
+#define WL_DEFAULT_ARCH 75
+
 typedef struct wl_parse_opts {
   const char *const *args; /* extra clang arguments (-I, -D, after --) */
   size_t nargs;
   const char *cuda_path; /* real toolkit headers; NULL: the built-in prelude */
-  unsigned arch;         /* compute capability for __CUDA_ARCH__, e.g. 75 */
+  unsigned arch;         /* compute capability for __CUDA_ARCH__, e.g. 75; 0: WL_DEFAULT_ARCH */
   bool verbose;          /* report unresolved includes/types on stderr */
   bool quiet_diags;      /* verbose, but the caller prints the unresolved (analyze.c) */
 } wl_parse_opts;

@@ -80,11 +80,9 @@ static void mask_name(wl_mask_fixer *mf, const wl_func *f, const wl_stmt *ifs, i
 }
 
 wl_mask_fixer *wl_mask_fixer_of(wl_rule_ctx *ctx) {
-  if (!ctx->an->fixer) {
-    ctx->an->fixer = wl_xcalloc(1, sizeof(wl_mask_fixer));
-    ctx->an->fixer_free = free;
-  }
-  wl_mask_fixer *mf = ctx->an->fixer;
+  if (!ctx->fixer)
+    ctx->fixer = wl_xcalloc(1, sizeof(wl_mask_fixer));
+  wl_mask_fixer *mf = ctx->fixer;
   mf->ctx = ctx;
   return mf;
 }
@@ -119,7 +117,7 @@ wl_mask_choice wl_choose_mask(wl_mask_fixer *mf, const wl_expr *call, char *mask
                               const wl_stmt **hoist_before, char **hoist_text, const char **why) {
   *hoist_text = NULL;
   *why = NULL;
-  wl_lanes *l = wl_lanes_of(mf->ctx->an);
+  wl_lanes *l = wl_an_lanes(mf->ctx->an);
   const wl_tu *tu = mf->ctx->tu;
   if (!l) {
     *why = "the lane analysis is not available";

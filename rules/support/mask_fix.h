@@ -27,7 +27,7 @@ typedef struct wl_mask_fixer {
 } wl_mask_fixer;
 
 /* The TU's fixer, shared by every rule (hoisted mask names never clash),
- * created on first use and freed with the TU's analyses. */
+ * created on first use and freed with the rule context (wl_rule_ctx_free). */
 wl_mask_fixer *wl_mask_fixer_of(wl_rule_ctx *ctx);
 
 /* Picks the mask for the collective `call`. mask receives its text. For

@@ -22,6 +22,11 @@ const wl_rule *wl_rule_find(const char *id) {
 
 size_t wl_rule_index(const wl_rule *r) { return (size_t)(r - wl_rules); }
 
+void wl_rule_ctx_free(wl_rule_ctx *ctx) {
+  free(ctx->fixer); /* plain data, see mask_fix.h */
+  ctx->fixer = NULL;
+}
+
 const char *wl_rule_doc_text(const char *id) {
   for (const wl_rule_doc *d = wl_rule_docs; d->id; d++)
     if (strcmp(d->id, id) == 0)

@@ -65,12 +65,6 @@ void wl_smem_free(wl_smem *sm) {
   free(sm);
 }
 
-const wl_smem *wl_smem_get(wl_analyses *an) {
-  if (!an->smem)
-    an->smem = wl_smem_build(an->tu);
-  return an->smem;
-}
-
 size_t wl_smem_nraces(const wl_smem *sm) { return sm->nraces; }
 
 const wl_smem_race *wl_smem_race_at(const wl_smem *sm, size_t i) {
