@@ -1776,19 +1776,45 @@ static void link_instantiations(lower_ctx *L) {
   }
 }
 
+typedef struct usr_slot {
+  wl_func *f;
+  size_t order; /* index in L->funcs */
+} usr_slot;
+
+static int cmp_usr_slot(const void *a, const void *b) {
+  const usr_slot *x = a, *y = b;
+  int c = strcmp(x->f->usr, y->f->usr);
+  return c ? c : x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Each call gets the first function of L->funcs (source order) with its
+ * callee's USR and a body: a sorted index and a binary search per call,
+ * where comparing every call with every function was quadratic. */
 static void link_calls(lower_ctx *L) {
+  usr_slot *by_usr = wl_xmalloc((L->funcs.n + 1) * sizeof *by_usr);
+  size_t n = 0;
+  for (size_t j = 0; j < L->funcs.n; j++) {
+    wl_func *f = L->funcs.v[j];
+    if (f->usr && f->body)
+      by_usr[n++] = (usr_slot){f, j};
+  }
+  qsort(by_usr, n, sizeof *by_usr, cmp_usr_slot);
   for (size_t i = 0; i < L->calls.n; i++) {
     wl_expr *e = L->calls.v[i];
     if (!e->callee_usr || !*e->callee_usr)
       continue;
-    for (size_t j = 0; j < L->funcs.n; j++) {
-      wl_func *f = L->funcs.v[j];
-      if (f->usr && strcmp(f->usr, e->callee_usr) == 0 && f->body) {
-        e->callee = f;
-        break;
-      }
+    size_t lo = 0, hi = n; /* the first slot with usr >= the callee's */
+    while (lo < hi) {
+      size_t mid = lo + (hi - lo) / 2;
+      if (strcmp(by_usr[mid].f->usr, e->callee_usr) < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
+    if (lo < n && strcmp(by_usr[lo].f->usr, e->callee_usr) == 0)
+      e->callee = by_usr[lo].f;
   }
+  free(by_usr);
 }
 
 /* ------------------------------------------------------------------------ */

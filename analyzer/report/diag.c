@@ -322,28 +322,55 @@ static char *normalize(const char *s) {
   return wl_buf_detach(&b);
 }
 
+/* A finding's key for occurrence counting: rule, file, normalized line text. */
+typedef struct fp_key {
+  const wl_finding *fd;
+  char *norm;
+  size_t index;
+} fp_key;
+
+static int cmp_fp_key(const void *a, const void *b) {
+  const fp_key *x = a, *y = b;
+  int c = strcmp(x->fd->rule, y->fd->rule);
+  if (!c)
+    c = strcmp(x->fd->file, y->fd->file);
+  if (!c)
+    c = strcmp(x->norm, y->norm);
+  if (!c)
+    c = x->index < y->index ? -1 : x->index > y->index;
+  return c;
+}
+
+/* Occurrence indices by sorting (rule, file, text, list order): O(n log n)
+ * comparisons of line texts, where comparing every pair was O(n^2) (2,000
+ * findings on one long line took minutes). */
 void wl_findings_fingerprints(const wl_findings *f, char (*out)[17]) {
+  fp_key *keys = wl_xcalloc(f->n ? f->n : 1, sizeof *keys);
   for (size_t i = 0; i < f->n; i++) {
-    const wl_finding *fd = &f->v[i];
-    char *norm = normalize(fd->line_text);
-    unsigned occurrence = 0;
-    for (size_t j = 0; j < i; j++) {
-      const wl_finding *o = &f->v[j];
-      if (strcmp(o->rule, fd->rule) || strcmp(o->file, fd->file))
-        continue;
-      char *on = normalize(o->line_text);
-      if (strcmp(on, norm) == 0)
-        occurrence++;
-      free(on);
-    }
+    keys[i].fd = &f->v[i];
+    keys[i].norm = normalize(f->v[i].line_text);
+    keys[i].index = i;
+  }
+  qsort(keys, f->n, sizeof *keys, cmp_fp_key);
+  unsigned occurrence = 0;
+  for (size_t k = 0; k < f->n; k++) {
+    const fp_key *key = &keys[k];
+    if (k > 0 && strcmp(keys[k - 1].fd->rule, key->fd->rule) == 0 &&
+        strcmp(keys[k - 1].fd->file, key->fd->file) == 0 &&
+        strcmp(keys[k - 1].norm, key->norm) == 0)
+      occurrence++;
+    else
+      occurrence = 0;
     char occ[16];
     snprintf(occ, sizeof occ, "%u", occurrence);
     unsigned long long h = 14695981039346656037ULL;
-    h = fnv(h, fd->rule);
-    h = fnv(h, fd->file);
-    h = fnv(h, norm);
+    h = fnv(h, key->fd->rule);
+    h = fnv(h, key->fd->file);
+    h = fnv(h, key->norm);
     h = fnv(h, occ);
-    free(norm);
-    snprintf(out[i], 17, "%016llx", h);
+    snprintf(out[key->index], 17, "%016llx", h);
   }
+  for (size_t k = 0; k < f->n; k++)
+    free(keys[k].norm);
+  free(keys);
 }

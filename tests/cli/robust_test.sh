@@ -99,4 +99,17 @@ expect_exit 2 -- "$WL" "$T/tree"
 contains "$T/err" "directory nested more than 1024 levels below the path given: not searched" "deep tree reported"
 contains "$T/out" "top.cu" "deep tree: the files above the limit are analyzed"
 
+# --- 2,000 findings on one 38 KB line: fingerprints are not quadratic ---------
+python3 -c "import sys; sys.stdout.write('__global__ void k(int v) { ' + ' '.join(['v += __shfl(v, 1);'] * 2000) + ' }\n')" >"$T/oneline.cu"
+expect_exit 1 -- timeout 60 "$WL" --format=json "$T/oneline.cu"
+python3 - "$T/out" >"$T/check" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+fps = [f["fingerprint"] for f in d["findings"]]
+assert len(fps) == 2000 and len(set(fps)) == 2000, (len(fps), len(set(fps)))
+print("ok")
+PY
+contains "$T/check" "^ok" "2,000 findings on one line: 2,000 distinct fingerprints within the time limit"
+expect_exit 1 -- timeout 60 "$WL" --format=sarif "$T/oneline.cu"
+
 finish robust
