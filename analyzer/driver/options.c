@@ -111,7 +111,9 @@ static const char usage_text[] =
     "  1  findings were reported\n"
     "  2  usage error, bad configuration, compilation database or baseline, or an input\n"
     "     that could not be analyzed; the other inputs are still analyzed and their\n"
-    "     findings reported; with --strict, also an incomplete analysis\n";
+    "     findings reported; with --strict, also an incomplete analysis; a file that\n"
+    "     --fix refused to rewrite (changed since analyzed, read-only, not regular,\n"
+    "     hard-linked, outside the project)\n";
 
 void wl_cli_opts_free(wl_cli_opts *o) {
   wl_vec_free(&o->paths);
