@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <json-c/json.h>
 #include <pthread.h>
 #include <regex.h>
 #include <stdbool.h>
@@ -29,6 +30,7 @@
 #include "outpath.h"
 #include "project.h"
 #include "rules.h"
+#include "suppress.h"
 
 /* More files than this, and stderr a terminal: a progress line. */
 #define WL_PROGRESS_MIN_FILES 20
@@ -74,6 +76,7 @@ typedef struct job {
   char *root;       /* the analyzed path (directory) it was found under, canonical */
   char *root_shown; /* the same as the user spelled it */
   const wl_compdb_entry *includer; /* a header's includer in the compilation database */
+  char *stdin_text; /* the input "-": its contents, read from stdin (NUL-terminated) */
 } job;
 
 typedef struct run_ctx {
@@ -279,7 +282,8 @@ static int cmp_str(const void *a, const void *b) {
 static void walk_dir(run_ctx *rc, const char *dir, const char *canon_dir, int depth) {
   if (depth > WL_WALK_DEPTH) {
     char msg[128];
-    snprintf(msg, sizeof msg, "directory nested more than %d levels below the path given: not searched",
+    snprintf(msg, sizeof msg,
+             "directory nested more than %d levels below the path given: not searched",
              WL_WALK_DEPTH);
     add_job(rc, dir, canon_dir, msg);
     return;
@@ -333,10 +337,52 @@ static void walk_dir(run_ctx *rc, const char *dir, const char *canon_dir, int de
   wl_vec_free(&names);
 }
 
+/* Stdin (at most this much) is the source of the input "-". */
+#define WL_STDIN_MAX ((size_t)256 << 20)
+
+/* The input "-": the source from stdin, named --stdin-filename (or
+ * "<stdin>"), which decides its .warplint and compile command. */
+static void collect_stdin(run_ctx *rc) {
+  const char *name = rc->o->stdin_filename ? rc->o->stdin_filename : "<stdin>";
+  wl_buf text;
+  wl_buf_init(&text);
+  char chunk[65536];
+  size_t n;
+  bool too_big = false;
+  while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0) {
+    if (text.len + n > WL_STDIN_MAX) {
+      too_big = true;
+      break;
+    }
+    wl_buf_add(&text, chunk, n);
+  }
+  char *canon = wl_canonical_path(name);
+  char *dir = dir_of(canon);
+  const char *error = ferror(stdin) ? "cannot read stdin"
+                      : too_big     ? "stdin is larger than 256 MiB"
+                      : text.len && memchr(text.data, '\0', text.len)
+                          ? "not a text file (binary content)"
+                          : NULL;
+  if (error) {
+    add_job(rc, name, canon, error);
+  } else {
+    add_file(rc, name, canon, dir_profile(rc, dir));
+    job *j = &rc->jobs[rc->njobs - 1];
+    j->stdin_text = text.data ? wl_buf_detach(&text) : wl_xstrdup("");
+  }
+  wl_buf_free(&text);
+  free(dir);
+  free(canon);
+}
+
 static void collect_paths(run_ctx *rc) {
   const wl_cli_opts *o = rc->o;
   for (size_t i = 0; i < o->paths.n; i++) {
     const char *p = o->paths.v[i];
+    if (strcmp(p, "-") == 0) {
+      collect_stdin(rc);
+      continue;
+    }
     struct stat st;
     if (stat(p, &st) != 0) {
       char msg[256];
@@ -710,7 +756,8 @@ static void run_job(wl_parser *p, job *j, bool fixing) {
       j->len = len;
     }
   }
-  wl_parse_status st = wl_analyze_file_ex(p, j->path, text, &j->ao, &j->findings, &j->info, &err);
+  wl_parse_status st = wl_analyze_file_ex(p, j->path, text ? text : j->stdin_text, &j->ao,
+                                          &j->findings, &j->info, &err);
   free(text);
   if (st != WL_PARSE_OK)
     j->error = wl_buf_detach(&err);
@@ -845,7 +892,7 @@ static void run_all(run_ctx *rc, long nthreads, bool headers) {
     todo[i] = !rc->jobs[i].skip && !rc->jobs[i].error && rc->jobs[i].header == headers;
     rs.total += todo[i];
   }
-  rs.progress = rs.total > WL_PROGRESS_MIN_FILES && isatty(fileno(rc->err));
+  rs.progress = rs.total > WL_PROGRESS_MIN_FILES && !rc->o->quiet && isatty(fileno(rc->err));
   if (nthreads > (long)rs.total)
     nthreads = (long)rs.total;
   if (nthreads < 1)
@@ -901,6 +948,7 @@ static void free_ctx(run_ctx *rc) {
     job *j = &rc->jobs[i];
     free(j->path);
     free(j->canon);
+    free(j->stdin_text);
     free(j->error);
     wl_vec_free(&j->args);
     wl_findings_free(&j->findings);
@@ -1164,9 +1212,10 @@ static bool do_fixes(run_ctx *rc, wl_findings *all, FILE *out, bool *changed) {
       all->v[w++] = all->v[k];
     }
     all->n = w;
-    fprintf(err, "warplint: fixed %zu finding%s in %zu file%s\n", nfixed, nfixed == 1 ? "" : "s",
-            nfiles, nfiles == 1 ? "" : "s");
-  } else if (o->diff) {
+    if (!o->quiet)
+      fprintf(err, "warplint: fixed %zu finding%s in %zu file%s\n", nfixed, nfixed == 1 ? "" : "s",
+              nfiles, nfiles == 1 ? "" : "s");
+  } else if (o->diff && !o->quiet) {
     fprintf(err, "warplint: %zu finding%s fixable in %zu file%s (--diff changes nothing)\n", nfixed,
             nfixed == 1 ? "" : "s", nfiles, nfiles == 1 ? "" : "s");
   }
@@ -1174,9 +1223,71 @@ static bool do_fixes(run_ctx *rc, wl_findings *all, FILE *out, bool *changed) {
   return ok;
 }
 
+/* --statistics: the findings of each rule (like ruff's), most frequent
+ * first; text or JSON. */
+static int emit_statistics(const wl_cli_opts *o, FILE *dest, const wl_findings *all) {
+  size_t nr = wl_nrules + wl_npseudo_rules;
+  size_t *count = wl_xcalloc(nr, sizeof *count), *fixable = wl_xcalloc(nr, sizeof *fixable);
+  const wl_rule **rule = wl_xcalloc(nr, sizeof *rule);
+  for (size_t k = 0; k < nr; k++)
+    rule[k] = k < wl_nrules ? &wl_rules[k] : &wl_pseudo_rules[k - wl_nrules];
+  for (size_t i = 0; i < all->n; i++)
+    for (size_t k = 0; k < nr; k++)
+      if (strcmp(rule[k]->id, all->v[i].rule) == 0) {
+        count[k]++;
+        fixable[k] += all->v[i].nedits > 0;
+        break;
+      }
+  size_t *order = wl_xcalloc(nr, sizeof *order);
+  for (size_t k = 0; k < nr; k++)
+    order[k] = k;
+  for (size_t a = 1; a < nr; a++) /* stable insertion sort: count down, registry order */
+    for (size_t b = a; b > 0 && count[order[b]] > count[order[b - 1]]; b--) {
+      size_t t = order[b];
+      order[b] = order[b - 1];
+      order[b - 1] = t;
+    }
+  int rc = 0;
+  if (o->format == WL_FMT_JSON) {
+    struct json_object *root = wl_emit_jobject();
+    wl_emit_jset(root, "version", wl_emit_jint(1));
+    struct json_object *arr = wl_emit_jarray();
+    for (size_t a = 0; a < nr && count[order[a]]; a++) {
+      size_t k = order[a];
+      struct json_object *e = wl_emit_jobject();
+      wl_emit_jset(e, "rule", wl_emit_jstring(rule[k]->id));
+      wl_emit_jset(e, "count", wl_emit_jint((long long)count[k]));
+      wl_emit_jset(e, "fixable", wl_emit_jint((long long)fixable[k]));
+      wl_emit_jset(e, "summary", wl_emit_jstring(rule[k]->summary));
+      wl_emit_jpush(arr, e);
+    }
+    wl_emit_jset(root, "statistics", arr);
+    wl_emit_jset(root, "findings", wl_emit_jint((long long)all->n));
+    rc = wl_emit_jwrite(dest, root);
+    json_object_put(root);
+  } else {
+    for (size_t a = 0; a < nr && count[order[a]]; a++) {
+      size_t k = order[a];
+      fprintf(dest, "%6zu  %-28s %s%s\n", count[k], rule[k]->id,
+              fixable[k] == count[k] ? "[*] "
+              : fixable[k]           ? "[-] "
+                                     : "    ",
+              rule[k]->summary);
+    }
+    rc = fflush(dest) == 0 && !ferror(dest) ? 0 : -1;
+  }
+  free(count);
+  free(fixable);
+  free(rule);
+  free(order);
+  return rc;
+}
+
 /* The report in the chosen format. 0, or -1 when writing failed. */
 static int emit_report(const wl_cli_opts *o, FILE *dest, const wl_findings *all,
                        wl_emit_info *info) {
+  if (o->statistics)
+    return emit_statistics(o, dest, all);
   switch (o->format) {
   case WL_FMT_JSON: return wl_emit_json(dest, all, info);
   case WL_FMT_SARIF: return wl_emit_sarif(dest, all, info);
@@ -1363,7 +1474,8 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
       wl_buf_free(&e);
       free(report);
     }
-    if (o.format == WL_FMT_TEXT && !o.diff && (all.n > 0 || in_baseline > 0)) {
+    if (o.format == WL_FMT_TEXT && !o.diff && !o.quiet && !o.statistics &&
+        (all.n > 0 || in_baseline > 0)) {
       fprintf(err, "%zu finding%s in %zu file%s analyzed", all.n, all.n == 1 ? "" : "s", analyzed,
               analyzed == 1 ? "" : "s");
       if (have_bl)
@@ -1381,7 +1493,7 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
            : failing && !o.exit_zero                                            ? WL_EXIT_FINDINGS
                                                                                 : WL_EXIT_CLEAN;
   }
-  if (nincomplete > 0)
+  if (nincomplete > 0 && !o.quiet)
     fprintf(err,
             "warplint: analysis incomplete in %zu of %zu file%s (%zu unresolved #include%s, %zu "
             "parse error%s): findings may be missing; -v lists them, -I DIR or -p BUILD-DIR "

@@ -34,6 +34,10 @@ static const char usage_text[] =
     "                             exit 1 only for findings of this severity or higher\n"
     "                             (default: note, i.e. any finding)\n"
     "  --exit-zero                exit 0 even when there are findings (2 still means an error)\n"
+    "  -q, --quiet                print the findings only: no summary line, progress or\n"
+    "                             fix summary (errors are still reported)\n"
+    "  --statistics               print the number of findings of each rule instead of the\n"
+    "                             findings (text or JSON)\n"
     "\n"
     "Rules:\n"
     "  --list-rules               list the rules and exit (as JSON with --format=json)\n"
@@ -77,6 +81,9 @@ static const char usage_text[] =
     "                             one newer than libclang knows is analyzed as the newest it\n"
     "                             knows (-v says so)\n"
     "  --extensions=cu,cuh,...    file extensions searched in directories (default: cu,cuh)\n"
+    "  --stdin-filename NAME      read the source from stdin (also the input '-'), as the\n"
+    "                             file NAME: its .warplint, compile command and the name\n"
+    "                             in the output (for editors; not with --fix)\n"
     "  --header-filter=REGEX      report the findings located in included headers whose\n"
     "                             canonical path matches REGEX (POSIX extended); default:\n"
     "                             the headers under the paths analyzed, the compilation\n"
@@ -186,6 +193,8 @@ enum {
   OPT_HEADER_FILTER,
   OPT_NO_INFER_INCLUDES,
   OPT_STRICT,
+  OPT_STATISTICS,
+  OPT_STDIN_FILENAME,
 };
 
 /* --format's names, in the order of wl_out_format */
@@ -222,6 +231,9 @@ static const struct option long_opts[] = {
     {"disable", required_argument, NULL, OPT_DISABLE},
     {"jobs", required_argument, NULL, 'j'},
     {"output", required_argument, NULL, 'o'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"statistics", no_argument, NULL, OPT_STATISTICS},
+    {"stdin-filename", required_argument, NULL, OPT_STDIN_FILENAME},
     {"header-filter", required_argument, NULL, OPT_HEADER_FILTER},
     {"no-infer-includes", no_argument, NULL, OPT_NO_INFER_INCLUDES},
     {"strict", no_argument, NULL, OPT_STRICT},
@@ -230,7 +242,7 @@ static const struct option long_opts[] = {
 
 /* '-': operands come back in order as option 1 (so that paths and options
  * mix, and what follows -- stays apart); ':': no messages from getopt. */
-static const char short_opts[] = "-:hvj:p:o:I:D:U:";
+static const char short_opts[] = "-:hvqj:p:o:I:D:U:";
 
 static void bad_format(FILE *err) {
   fputs("warplint: --format must be text, json, sarif, github, gitlab or junit\n", err);
@@ -255,6 +267,7 @@ static void missing_value(int opt, const char *arg, FILE *err) {
   case 'p': fputs("warplint: -p needs a build directory or a compile_commands.json\n", err); break;
   case 'j': fputs("warplint: -j needs a number of jobs between 1 and 1024\n", err); break;
   case 'o': fputs("warplint: -o needs a file\n", err); break;
+  case OPT_STDIN_FILENAME: fputs("warplint: --stdin-filename needs a file name\n", err); break;
   default: fprintf(err, "warplint: %s needs an argument\n", arg); break;
   }
 }
@@ -367,6 +380,13 @@ static wl_parse_result take_option(wl_cli_opts *o, int opt, const char *v, bool 
   case OPT_DIFF: o->diff = true; break;
   case OPT_NO_CONFIG: o->no_config = true; break;
   case OPT_STRICT: o->strict = true; break;
+  case 'q': o->quiet = true; break;
+  case OPT_STATISTICS: o->statistics = true; break;
+  case OPT_STDIN_FILENAME:
+    if (!need(v, "--stdin-filename needs a file name", err))
+      return WL_ARGS_EXIT_USAGE;
+    o->stdin_filename = v;
+    break;
   case OPT_NO_INFER_INCLUDES: o->no_infer_includes = true; break;
   case OPT_HEADER_FILTER: {
     regex_t re;
@@ -544,6 +564,23 @@ wl_parse_result wl_cli_parse(int argc, char **argv, wl_cli_opts *o, FILE *out, F
       return WL_ARGS_EXIT_USAGE;
     }
     return WL_ARGS_EXIT_OK;
+  }
+  size_t dashes = 0;
+  for (size_t i = 0; i < o->paths.n; i++)
+    dashes += strcmp(o->paths.v[i], "-") == 0;
+  if (o->stdin_filename && dashes == 0)
+    wl_vec_push(&o->paths, "-"); /* --stdin-filename alone: read stdin */
+  if (dashes > 1) {
+    fputs("warplint: '-' (stdin) may be given once\n", err);
+    return WL_ARGS_EXIT_USAGE;
+  }
+  if ((dashes || o->stdin_filename) && (o->fix || o->diff || o->export_fixes)) {
+    fputs("warplint: --fix, --diff and --export-fixes need files, not stdin\n", err);
+    return WL_ARGS_EXIT_USAGE;
+  }
+  if (o->statistics && o->format != WL_FMT_TEXT && o->format != WL_FMT_JSON) {
+    fputs("warplint: --statistics prints text or JSON (--format=text or json)\n", err);
+    return WL_ARGS_EXIT_USAGE;
   }
   if (o->paths.n == 0 && !o->compdb) {
     fputs("warplint: no input files (see --help)\n", err);

@@ -46,6 +46,9 @@ typedef struct wl_cli_opts {
   bool diff;                  /* --diff: print the fixes as a unified diff, change nothing */
   const char *export_fixes;   /* --export-fixes FILE: clang-tidy YAML replacements */
   const char *output;         /* -o FILE: the report goes there (atomically), not stdout */
+  bool quiet;                 /* -q, --quiet: findings only (no summary, progress or notes) */
+  bool statistics;            /* --statistics: counts per rule instead of the findings */
+  const char *stdin_filename; /* --stdin-filename NAME: the source "-" (stdin) is NAME */
   const char *header_filter;  /* --header-filter=REGEX: headers whose findings are reported */
   bool strict;                /* --strict: exit 2 when the analysis was incomplete */
   bool no_infer_includes;     /* --no-infer-includes */
