@@ -685,6 +685,8 @@ static void prepare_jobs(run_ctx *rc) {
     if (j->error || j->skip)
       continue;
     j->entry = rc->have_db ? wl_compdb_find(&rc->db, j->canon) : NULL;
+    if (!j->entry && !j->header && is_header(j->canon)) /* a header named on the command line */
+      j->includer = db_includer(rc, j->canon);
     prepare_job(rc, j);
   }
 }

@@ -1,0 +1,128 @@
+#!/bin/sh
+# The project view (README "Headers, include inference and incomplete
+# analysis") on the fixture tree tests/project: findings in headers included
+# by several files, once; a race whose accesses are in a .cu file and in a
+# header; a macro expanded five times, reported at its definition; a
+# suppression and --fix at the definition; a header no file analyzed
+# includes, with its includer's flags from the database; include inference;
+# the "analysis incomplete" line, --strict, JSON and SARIF; --header-filter.
+# Usage: project_test.sh <warplint> <source-dir>
+set -u
+WL=$1
+SRC=$2
+. "$SRC/tests/cli/lib.sh"
+
+P="$T/proj"
+cp -R "$SRC/tests/project" "$P"
+mkdir "$P/.git" # a checkout: --fix may write anywhere in it (headers included)
+sed -i "s#@PROJECT_DIR@#$P#g" "$P/build/compile_commands.json"
+cd "$P" || exit 1
+strip() { grep -E '^[^ ].*: (warning|error|note):' "$1" | grep -v ': note: ' | sort; }
+
+# --- the three ways of running agree -----------------------------------------
+expect_exit 1 -- "$WL" -p build
+cp "$T/out" "$T/p.txt"
+lacks "$T/err" "analysis incomplete" "-p: complete, no summary line"
+expect_exit 1 -- "$WL" -I include -I lib src
+cp "$T/out" "$T/i.txt"
+lacks "$T/err" "analysis incomplete" "-I: complete, no summary line"
+expect_exit 1 -- "$WL" -v src
+cp "$T/out" "$T/plain.txt"
+cp "$T/err" "$T/plain.err"
+lacks "$T/plain.err" "analysis incomplete" "inference: complete, no summary line"
+strip "$T/p.txt" >"$T/p.s"
+strip "$T/i.txt" >"$T/i.s"
+strip "$T/plain.txt" >"$T/plain.s"
+same "$T/i.s" "$T/plain.s" "src with inferred includes differs from -I include -I lib src"
+# -p also analyzes src/c.cu with -DUSE_VOTE: one more finding, in include/unused.cuh
+grep -v 'unused.cuh' "$T/p.s" >"$T/p-no-vote.s"
+same "$T/i.s" "$T/p-no-vote.s" "-p differs from -I (beyond -DUSE_VOTE)"
+contains "$T/p.txt" "^include/unused.cuh:4:.*__ballot" "-p: -DUSE_VOTE of src/c.cu reaches its header"
+
+# --- headers: reported once, however many files include them ----------------
+count_is "$T/p.txt" "^include/reduce.cuh:6:12: warning" 1 "a.cu and b.cu include reduce.cuh: once"
+count_is "$T/p.txt" "^src/.*__shfl_down" 0 "the macro is not reported at its expansions"
+# the macro: at its definition, the first three expansions, then a count
+contains "$T/p.txt" "^src/a.cu:7:3: note: expanded from macro 'WARP_SUM' here" "expansion note 1"
+contains "$T/p.txt" "^src/a.cu:8:3: note: expanded from macro 'WARP_SUM' here" "expansion note 2"
+contains "$T/p.txt" "^src/b.cu:6:3: note: expanded from macro 'WARP_SUM' here" "expansion note 3"
+contains "$T/p.txt" "note: and 2 more expansions of macro 'WARP_SUM'" "the other expansions counted"
+count_is "$T/p.txt" "expanded from macro 'WARP_SUM'" 3 "three expansion notes"
+# a suppression comment at the definition silences every expansion
+lacks "$T/p.txt" "__shfl_xor" "suppressed at WARP_MAX's definition"
+# the race: the store in src/a.cu, the read in the header's warp_tail
+contains "$T/p.txt" "^include/reduce.cuh:15:13: warning: shared-memory race.*\[missing-syncwarp\]" \
+  "race across files"
+contains "$T/p.txt" "^src/a.cu:11:5: note: the other access" "the other access is in a.cu"
+contains "$T/p.txt" "^src/a.cu:13:5: note: reached through this call in 'sum_a'" "the call in a.cu"
+# headers found in the walk are analyzed with the files that include them
+expect_exit 1 -- "$WL" -v .
+contains "$T/err" "include/reduce.cuh: analyzed with the files that include it" "-v: header with includers"
+strip "$T/out" | sed 's#^\./##' >"$T/dot.s"
+same "$T/i.s" "$T/dot.s" "warplint . differs from -I include -I lib src"
+
+# --- include inference ---------------------------------------------------------
+contains "$T/plain.err" "src/b.cu: #include \"deep/bcast.cuh\" found with the inferred -I $P/lib" \
+  "-v lists the inferred directory"
+contains "$T/plain.txt" "^lib/deep/bcast.cuh:3:.*__shfl'" "the inferred header's finding"
+expect_exit 0 -- "$WL" --no-infer-includes src
+lacks "$T/out" "bcast.cuh" "--no-infer-includes: the header is not found"
+contains "$T/err" "^warplint: analysis incomplete in 3 of 3 files (4 unresolved #includes, " \
+  "--no-infer-includes: the summary line"
+printf 'infer-includes = false\n' >"$P/.warplint"
+expect_exit 0 -- "$WL" src
+lacks "$T/out" "bcast.cuh" "infer-includes = false: the header is not found"
+contains "$T/err" "analysis incomplete in 3 of 3 files" "infer-includes = false: the summary line"
+rm "$P/.warplint"
+
+# --- a header no file analyzed includes ----------------------------------------
+# with the database, analyzed with the flags of src/c.cu (which includes it)
+expect_exit 1 -- "$WL" -v -p build include/unused.cuh
+contains "$T/out" "^include/unused.cuh:4:.*__ballot" "the includer's -DUSE_VOTE applies"
+contains "$T/err" "include/unused.cuh: not included by the files analyzed; the flags of src/c.cu" \
+  "-v names the includer"
+# without it, default flags: the code behind #ifdef USE_VOTE is inactive
+expect_exit 0 -- "$WL" include/unused.cuh
+
+# --- the summary line, --strict, JSON and SARIF -----------------------------------
+printf '#include "nowhere/missing.h"\n__global__ void k(float *o) { o[0] = __shfl(o[1], 0); }\n' \
+  >"$P/src/broken.cu"
+expect_exit 1 -- "$WL" -p build src/broken.cu
+count_is "$T/err" "^warplint: analysis incomplete in 1 of 1 file (1 unresolved #include, 0 parse errors): findings may be missing; -v lists them, -I DIR or -p BUILD-DIR supplies the include directories$" 1 \
+  "one summary line for the incomplete file"
+expect_exit 2 -- "$WL" --strict -p build src/broken.cu
+expect_exit 1 -- "$WL" --strict -p build src/a.cu
+lacks "$T/err" "analysis incomplete" "--strict and complete: no summary line"
+expect_exit 1 -- "$WL" --format=json src/broken.cu src/a.cu
+contains "$T/out" '"files_incomplete": 1' "JSON summary.files_incomplete"
+contains "$T/out" '"incomplete": \[' "JSON incomplete array"
+contains "$T/err" "analysis incomplete in 1 of 2 files" "the summary line with --format=json"
+expect_exit 1 -- "$WL" --format=sarif src/broken.cu
+python3 - "$T/out" <<'EOF' || fail "SARIF: no warning notification for src/broken.cu"
+import json, sys
+run = json.load(open(sys.argv[1]))["runs"][0]
+notes = run["invocations"][0]["toolExecutionNotifications"]
+assert any(n["level"] == "warning" and "analysis incomplete" in n["message"]["text"] and
+           "broken.cu" in json.dumps(n.get("locations", [])) for n in notes), notes
+EOF
+expect_exit 1 -- "$WL" --format=json src/a.cu
+lacks "$T/out" '"incomplete"' "JSON of a complete run has no incomplete key"
+rm "$P/src/broken.cu"
+
+# --- --header-filter ------------------------------------------------------------
+expect_exit 1 -- "$WL" --header-filter='^$' -p build
+lacks "$T/out" "^include/" "--header-filter='^\$': no header findings"
+expect_exit 1 -- "$WL" --header-filter='/lib/' -p build
+lacks "$T/out" "^include/" "--header-filter=/lib/: not include/"
+contains "$T/out" "^lib/deep/bcast.cuh:3:" "--header-filter=/lib/: lib/"
+expect_exit 2 -- "$WL" --header-filter='(' src
+contains "$T/err" "invalid regular expression" "a bad --header-filter is a usage error"
+
+# --- --fix edits the macro's definition ------------------------------------------
+expect_exit 0 -- "$WL" --fix -I include -I lib src
+contains "$P/include/reduce.cuh" "(v) += __shfl_down_sync(0xffffffff, (v), o_)" "--fix: at the definition"
+contains "$P/lib/deep/bcast.cuh" "__shfl_sync(0xffffffff, v, 0)" "--fix: the inferred header"
+expect_exit 1 -- "$WL" -I include -I lib src
+lacks "$T/out" "legacy-intrinsic" "after --fix no legacy intrinsic is left"
+
+finish "project tests"
