@@ -67,9 +67,14 @@ contains "$T/out" "^src/scan.cu:8:" "a named file gets its database flags"
 lacks "$T/out" "reduce.cu" "only the named file"
 expect_exit 1 -- "$WL" -p build src
 same "$T/p.txt" "$T/out" "-p with a directory"
-# a file that is not in the database: default flags (said with --verbose)
+# a header that is not in the database: the flags of a file that includes it
 expect_exit 0 -- "$WL" --verbose -p build include/warp_helpers.cuh
-contains "$T/err" "warp_helpers.cuh: not in the compilation database" "--verbose names files without an entry"
+contains "$T/err" "warp_helpers.cuh: not included by the files analyzed; the flags of src/reduce.cu" \
+  "--verbose names the includer whose flags a header gets"
+# a file that is not in the database and that no file includes: default flags
+printf '__global__ void k(int *o) { o[0] = 1; }\n' >"$T/alone.cu"
+expect_exit 0 -- "$WL" --verbose -p build "$T/alone.cu"
+contains "$T/err" "alone.cu: not in the compilation database" "--verbose names files without an entry"
 expect_exit 0 -- "$WL" -p build src/host.cpp  # named explicitly: analyzed, but it has no CUDA code
 
 # from another directory: paths relative to it (absolute outside it), the same findings

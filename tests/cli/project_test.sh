@@ -119,7 +119,10 @@ expect_exit 2 -- "$WL" --header-filter='(' src
 contains "$T/err" "invalid regular expression" "a bad --header-filter is a usage error"
 
 # --- --fix edits the macro's definition ------------------------------------------
-expect_exit 0 -- "$WL" --fix -I include -I lib src
+# what is left after --fix: the race with a.cu's store, which no edit of the
+# header alone can order (the barrier belongs in a.cu, between the store and the call)
+expect_exit 1 -- "$WL" --fix -I include -I lib src
+contains "$T/err" "1 finding in 3 files analyzed" "--fix: the cross-file race is left"
 contains "$P/include/reduce.cuh" "(v) += __shfl_down_sync(0xffffffff, (v), o_)" "--fix: at the definition"
 contains "$P/lib/deep/bcast.cuh" "__shfl_sync(0xffffffff, v, 0)" "--fix: the inferred header"
 expect_exit 1 -- "$WL" -I include -I lib src
