@@ -8,6 +8,7 @@
 
 #include "diag.h"
 #include "ir.h"
+#include "rulecat.h"
 
 struct wl_analyses;   /* lazily built per-TU analyses (lanes, shared memory) */
 struct wl_mask_fixer; /* support/mask_fix.h */
@@ -28,29 +29,12 @@ void wl_rule_ctx_free(wl_rule_ctx *ctx);
 
 typedef void (*wl_rule_fn)(wl_rule_ctx *ctx);
 
-typedef struct wl_rule {
-  const char *id;
-  wl_severity severity;
-  const char *summary;
-  wl_rule_fn run;
-} wl_rule;
-
 #define WL_RULE(cname, id, sev, summary) void wl_rule_##cname(wl_rule_ctx *ctx);
 #include "rules.def"
 #undef WL_RULE
 
-extern const wl_rule wl_rules[];
-extern const size_t wl_nrules;
-const wl_rule *wl_rule_find(const char *id);
-size_t wl_rule_index(const wl_rule *r);
-
-typedef struct wl_rule_doc {
-  const char *id;
-  const char *markdown;
-} wl_rule_doc;
-extern const wl_rule_doc
-    wl_rule_docs[]; /* generated from the rules/ markdown docs, ends with {0,0} */
-const char *wl_rule_doc_text(const char *id);
+/* The rules' functions, in the order of the catalog's wl_rules (rulecat.h). */
+extern const wl_rule_fn wl_rule_runs[];
 
 /* Reporting from rules. The finding is placed at the node's location in the
  * main file: a node spelled inside a macro definition of the main file is

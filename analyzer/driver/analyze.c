@@ -22,7 +22,7 @@ void wl_run_rules(const wl_tu *tu, const char *display_path, const wl_analyze_op
     if (o && o->enabled && !o->enabled[i])
       continue;
     size_t before = local.n;
-    wl_rules[i].run(&ctx);
+    wl_rule_runs[i](&ctx);
     if (o && o->severity)
       for (size_t j = before; j < local.n; j++)
         local.v[j].severity = o->severity[i];

@@ -88,67 +88,6 @@ bool wl_split_args(const char *s, wl_vec *out, wl_buf *err) {
 }
 
 /* ------------------------------------------------------------------------ */
-/* Paths                                                                    */
-
-static char *join_path(const char *dir, const char *p) {
-  if (!dir || !*dir || p[0] == '/')
-    return wl_xstrdup(p);
-  wl_buf b;
-  wl_buf_init(&b);
-  size_t dl = strlen(dir);
-  wl_buf_printf(&b, "%s%s%s", dir, dir[dl - 1] == '/' ? "" : "/", p);
-  return wl_buf_detach(&b);
-}
-
-/* Removes "." and ".." components and doubled slashes of an absolute path. */
-static char *lexical_normalize(const char *abs) {
-  char *copy = wl_xstrdup(abs);
-  wl_vec parts = {0};
-  for (char *save = NULL, *tok = strtok_r(copy, "/", &save); tok;
-       tok = strtok_r(NULL, "/", &save)) {
-    if (strcmp(tok, ".") == 0)
-      continue;
-    if (strcmp(tok, "..") == 0) {
-      if (parts.n)
-        parts.n--;
-      continue;
-    }
-    wl_vec_push(&parts, tok);
-  }
-  wl_buf b;
-  wl_buf_init(&b);
-  for (size_t i = 0; i < parts.n; i++)
-    wl_buf_printf(&b, "/%s", (char *)parts.v[i]);
-  if (b.len == 0)
-    wl_buf_putc(&b, '/');
-  wl_vec_free(&parts);
-  free(copy);
-  return wl_buf_detach(&b);
-}
-
-char *wl_canonical_path(const char *path) {
-  char resolved[PATH_MAX];
-  if (realpath(path, resolved))
-    return wl_xstrdup(resolved);
-  char cwd[PATH_MAX];
-  char *abs = join_path(path[0] == '/' ? NULL : (getcwd(cwd, sizeof cwd) ? cwd : NULL), path);
-  char *n = lexical_normalize(abs);
-  free(abs);
-  return n;
-}
-
-char *wl_relative_path(const char *path, const char *dir) {
-  size_t dl = strlen(dir);
-  if (strcmp(dir, "/") == 0 && path[0] == '/' && path[1])
-    return wl_xstrdup(path + 1);
-  if (strncmp(path, dir, dl) == 0 && path[dl] == '/' && path[dl + 1])
-    return wl_xstrdup(path + dl + 1);
-  if (strcmp(path, dir) == 0)
-    return wl_xstrdup(".");
-  return wl_xstrdup(path);
-}
-
-/* ------------------------------------------------------------------------ */
 /* Flag translation                                                         */
 
 enum {
@@ -417,7 +356,7 @@ static void options_file(translator *t, const char *name, int depth) {
          WL_OPTFILE_MAX);
     return;
   }
-  char *path = join_path(t->dir, name);
+  char *path = wl_join_path(t->dir, name);
   char *canon = wl_canonical_path(path);
   for (size_t i = 0; i < t->optfiles.n; i++)
     if (strcmp(t->optfiles.v[i], canon) == 0) {
@@ -462,7 +401,7 @@ static void include_dir(translator *t, const char *flag, bool joined, const char
   char *save = NULL;
   char *tok = t->nvcc ? strtok_r(copy, ",", &save) : copy;
   for (; tok; tok = t->nvcc ? strtok_r(NULL, ",", &save) : NULL) {
-    char *p = join_path(t->dir, tok);
+    char *p = wl_join_path(t->dir, tok);
     if (joined) {
       push2(t, flag, p);
     } else {
@@ -476,7 +415,7 @@ static void include_dir(translator *t, const char *flag, bool joined, const char
 
 static void forced_include(translator *t, const char *flag, const char *v) {
   push(t, flag);
-  char *p = join_path(t->dir, v);
+  char *p = wl_join_path(t->dir, v);
   struct stat st;
   push(t, v[0] != '/' && stat(p, &st) == 0 ? p : v); /* else: found through -I */
   free(p);
@@ -712,12 +651,12 @@ static void load_commands(CXCompilationDatabase cdb, const char *db_dir, wl_comp
     CXCompileCommand c = clang_CompileCommands_getCommand(cmds, i);
     char *dir = cx_dup(clang_CompileCommand_getDirectory(c));
     if (dir[0] != '/') { /* relative "directory": relative to the database */
-      char *abs = join_path(db_dir, dir);
+      char *abs = wl_join_path(db_dir, dir);
       free(dir);
       dir = abs;
     }
     char *file = cx_dup(clang_CompileCommand_getFilename(c));
-    char *abs_file = join_path(dir, file);
+    char *abs_file = wl_join_path(dir, file);
     unsigned na = clang_CompileCommand_getNumArgs(c);
     char **argv = wl_xcalloc(na ? na : 1, sizeof *argv);
     for (unsigned k = 0; k < na; k++)
@@ -772,7 +711,7 @@ bool wl_compdb_load(const char *path, wl_compdb *db, wl_buf *err) {
   char *link_path = NULL;
   const char *load_dir;
   if (S_ISDIR(st.st_mode)) {
-    json_file = join_path(path, "compile_commands.json");
+    json_file = wl_join_path(path, "compile_commands.json");
     if (stat(json_file, &st) != 0) {
       wl_buf_printf(err, "%s: no compile_commands.json in this directory", path);
       free(json_file);
@@ -794,7 +733,7 @@ bool wl_compdb_load(const char *path, wl_compdb *db, wl_buf *err) {
         free(db_dir);
         return false;
       }
-      link_path = join_path(tmpdir, "compile_commands.json");
+      link_path = wl_join_path(tmpdir, "compile_commands.json");
       if (symlink(json_file, link_path) != 0) {
         wl_buf_printf(err, "%s: cannot link it into %s: %s", path, tmpdir, strerror(errno));
         free(link_path);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "buf.h"
+#include "paths.h"
 
 typedef enum wl_lang {
   WL_LANG_UNKNOWN = 0, /* no -x: decided by the file's extension */
@@ -43,12 +44,6 @@ unsigned wl_pick_arch(const unsigned *archs, size_t n);
  * false (with what is wrong in err) for an unterminated quote; the words
  * before it are still in out. */
 bool wl_split_args(const char *s, wl_vec *out, wl_buf *err);
-
-/* Absolute, canonical form of path: realpath() when the file exists,
- * otherwise the absolute path with "." and ".." removed. Caller frees. */
-char *wl_canonical_path(const char *path);
-/* path relative to dir when it lies under dir (both canonical), else a copy of path. */
-char *wl_relative_path(const char *path, const char *dir);
 
 typedef struct wl_compdb_entry {
   char *file; /* canonical path */

@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compdb.h"
 #include "emit.h"
+#include "paths.h"
 
 char *wl_baseline_dir(const char *path) {
   char *copy = wl_xstrdup(path);

@@ -10,7 +10,7 @@
 
 #include "buf.h"
 #include "emit.h"
-#include "rules.h"
+#include "rulecat.h"
 #include "suppress.h"
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"

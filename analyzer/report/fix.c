@@ -1,7 +1,7 @@
 /* fix.c - fix plans (non-overlapping edits), text application, atomic file
  * replacement, unified diffs built from the edits, clang-tidy YAML export. */
 #include "fix.h"
-#include "compdb.h"
+#include "paths.h"
 
 #include <errno.h>
 #include <fcntl.h>

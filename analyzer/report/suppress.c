@@ -9,13 +9,13 @@
 #include <string.h>
 
 #include "buf.h"
-#include "rules.h"
+#include "rulecat.h"
 
 const wl_rule wl_pseudo_rules[] = {
     {WL_RULE_INVALID_SUPPRESSION, WL_SEV_WARNING,
-     "A warplint suppression comment names an unknown rule or is malformed", NULL},
+     "A warplint suppression comment names an unknown rule or is malformed"},
     {WL_RULE_UNUSED_SUPPRESSION, WL_SEV_WARNING,
-     "A suppression comment silences nothing (--report-unused-suppressions)", NULL},
+     "A suppression comment silences nothing (--report-unused-suppressions)"},
 };
 const size_t wl_npseudo_rules = sizeof wl_pseudo_rules / sizeof wl_pseudo_rules[0];
 #define NPSEUDO wl_npseudo_rules

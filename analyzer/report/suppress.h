@@ -27,7 +27,7 @@
 #include <stddef.h>
 
 #include "diag.h"
-#include "rules.h"
+#include "rulecat.h"
 
 /* Pseudo-rules: reported by warplint itself, not in the rule registry. */
 #define WL_RULE_INVALID_SUPPRESSION "invalid-suppression"

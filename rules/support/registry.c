@@ -1,4 +1,5 @@
-/* registry.c - the table of rules built from rules.def, and rule reporting helpers. */
+/* registry.c - the rules' functions in rules.def order (their ids and docs are
+ * the catalog's, analyzer/report/rulecat.c), and rule reporting helpers. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,32 +7,15 @@
 #include "buf.h"
 #include "rules.h"
 
-const wl_rule wl_rules[] = {
-#define WL_RULE(cname, id, sev, summary) {id, sev, summary, wl_rule_##cname},
+const wl_rule_fn wl_rule_runs[] = {
+#define WL_RULE(cname, id, sev, summary) wl_rule_##cname,
 #include "rules.def"
 #undef WL_RULE
 };
-const size_t wl_nrules = sizeof wl_rules / sizeof wl_rules[0];
-
-const wl_rule *wl_rule_find(const char *id) {
-  for (size_t i = 0; i < wl_nrules; i++)
-    if (strcmp(wl_rules[i].id, id) == 0)
-      return &wl_rules[i];
-  return NULL;
-}
-
-size_t wl_rule_index(const wl_rule *r) { return (size_t)(r - wl_rules); }
 
 void wl_rule_ctx_free(wl_rule_ctx *ctx) {
   free(ctx->fixer); /* plain data, see mask_fix.h */
   ctx->fixer = NULL;
-}
-
-const char *wl_rule_doc_text(const char *id) {
-  for (const wl_rule_doc *d = wl_rule_docs; d->id; d++)
-    if (strcmp(d->id, id) == 0)
-      return d->markdown;
-  return NULL;
 }
 
 static const wl_rule *rule_of(const char *id) {

@@ -1,0 +1,15 @@
+/* paths.h - canonical and relative forms of file paths, for the compile
+ * database, baselines, fixes and the project root. */
+#ifndef WARPLINT_PATHS_H
+#define WARPLINT_PATHS_H
+
+/* Absolute, canonical form of path: realpath() when the file exists,
+ * otherwise the absolute path with "." and ".." removed. Caller frees. */
+char *wl_canonical_path(const char *path);
+/* path relative to dir when it lies under dir (both canonical), else a copy of path. */
+char *wl_relative_path(const char *path, const char *dir);
+
+/* dir/p, or a copy of p when it is absolute or dir is NULL or empty. Caller frees. */
+char *wl_join_path(const char *dir, const char *p);
+
+#endif
