@@ -29,8 +29,10 @@
 #include "options.h"
 #include "outpath.h"
 #include "project.h"
+#include "pch.h"
 #include "rules.h"
 #include "suppress.h"
+#include "toolkit.h"
 
 /* More files than this, and stderr a terminal: a progress line. */
 #define WL_PROGRESS_MIN_FILES 20
@@ -83,6 +85,8 @@ typedef struct run_ctx {
   const wl_cli_opts *o;
   FILE *err;
   char *cwd; /* canonical */
+  wl_toolkit toolkit; /* the CUDA headers of the run */
+  wl_pch_cache *pch;  /* their precompiled headers, shared by the workers; NULL: --no-pch */
   wl_compdb db;
   bool have_db;
   wl_vec profiles;  /* profile*: [0] is the no-config profile */
@@ -657,7 +661,9 @@ static void prepare_job(run_ctx *rc, job *j) {
     arch = o->arch;
   j->ao.parse.args = (const char *const *)j->args.v;
   j->ao.parse.nargs = j->args.n;
-  j->ao.parse.cuda_path = o->cuda_path;
+  j->ao.parse.cuda_path = rc->toolkit.root;
+  j->ao.parse.cuda_version = rc->toolkit.version;
+  j->ao.parse.pch = rc->pch;
   j->ao.parse.arch = arch;
   j->ao.parse.verbose = o->verbose;
   j->ao.enabled = j->prof ? j->prof->enabled : NULL;
@@ -984,6 +990,8 @@ static void free_ctx(run_ctx *rc) {
   wl_vec_free(&rc->rule_ids);
   free(rc->last_dir);
   free(rc->cwd);
+  wl_toolkit_free(&rc->toolkit);
+  wl_pch_cache_free(rc->pch);
   if (rc->have_db)
     wl_compdb_free(&rc->db);
 }
@@ -995,7 +1003,27 @@ static bool load_inputs(run_ctx *rc, wl_baseline *bl, bool *have_bl) {
   wl_buf err;
   wl_buf_init(&err);
   bool ok = true;
-  if (o->compdb) {
+  wl_buf notes;
+  wl_buf_init(&notes);
+  if (!wl_toolkit_find(o->cuda_path, o->no_cuda_path, &rc->toolkit, &notes, &err)) {
+    fprintf(rc->err, "warplint: error: %s\n", wl_buf_str(&err));
+    ok = false;
+  } else if (o->verbose) {
+    for (const char *l = wl_buf_str(&notes); *l;) {
+      size_t n = strcspn(l, "\n");
+      fprintf(rc->err, "warplint: note: %.*s\n", (int)n, l);
+      l += n + (l[n] == '\n');
+    }
+    wl_buf d;
+    wl_buf_init(&d);
+    wl_toolkit_describe(&rc->toolkit, &d);
+    fprintf(rc->err, "warplint: note: parsing with the %s\n", wl_buf_str(&d));
+    wl_buf_free(&d);
+  }
+  wl_buf_free(&notes);
+  if (!o->no_pch)
+    rc->pch = wl_pch_cache_new();
+  if (ok && o->compdb) {
     rc->have_db = wl_compdb_load(o->compdb, &rc->db, &err);
     if (!rc->have_db) {
       fprintf(rc->err, "warplint: error: %s\n", wl_buf_str(&err));

@@ -15,6 +15,7 @@
 #include "parse.h"
 #include "rules.h"
 #include "suppress.h"
+#include "toolkit.h"
 
 static const char usage_text[] =
     "usage: warplint [options] <file-or-directory>... [-- <clang arguments>]\n"
@@ -73,8 +74,13 @@ static const char usage_text[] =
     "  -I DIR, -IDIR              add an include directory\n"
     "  -D NAME[=VALUE]            define a macro\n"
     "  -U NAME                    undefine a macro\n"
-    "  --cuda-path DIR            use the CUDA toolkit headers in DIR instead of the built-in "
-    "prelude\n"
+    "  --cuda-path DIR            parse with the CUDA toolkit in DIR (default: the one found\n"
+    "                             through CUDA_PATH, CUDA_HOME, the nvcc on PATH or\n"
+    "                             /usr/local/cuda; --version and -v say which)\n"
+    "  --no-cuda-path             parse with the built-in CUDA prelude, whatever is installed\n"
+    "                             (the last of --cuda-path and --no-cuda-path counts)\n"
+    "  --no-pch                   parse the CUDA headers again for every file instead of once\n"
+    "                             per run (slower; the findings are the same)\n"
     "  --cuda-arch sm_XY          device architecture for __CUDA_ARCH__ (default: sm_75, or\n"
     "                             the one of the compile command or .warplint); --arch is the "
     "same;\n"
@@ -104,7 +110,7 @@ static const char usage_text[] =
     "  -v, --verbose              say what could not be resolved while parsing, which\n"
     "                             include directories were inferred, which compile flags\n"
     "                             were dropped and which files were excluded\n"
-    "  --version                  print the version and exit\n"
+    "  --version                  print the version and the CUDA headers used, and exit\n"
     "  -h, --help                 print this help and exit\n"
     "\n"
     "Suppression comments (see the README):\n"
@@ -186,6 +192,8 @@ enum {
   OPT_BASELINE,
   OPT_WRITE_BASELINE,
   OPT_CUDA_PATH,
+  OPT_NO_CUDA_PATH,
+  OPT_NO_PCH,
   OPT_CUDA_ARCH,
   OPT_EXTENSIONS,
   OPT_ENABLE,
@@ -224,6 +232,8 @@ static const struct option long_opts[] = {
     {"write-baseline", required_argument, NULL, OPT_WRITE_BASELINE},
     {"compile-commands", required_argument, NULL, 'p'},
     {"cuda-path", required_argument, NULL, OPT_CUDA_PATH},
+    {"no-cuda-path", no_argument, NULL, OPT_NO_CUDA_PATH},
+    {"no-pch", no_argument, NULL, OPT_NO_PCH},
     {"cuda-arch", required_argument, NULL, OPT_CUDA_ARCH},
     {"arch", required_argument, NULL, OPT_CUDA_ARCH},
     {"extensions", required_argument, NULL, OPT_EXTENSIONS},
@@ -369,7 +379,12 @@ static wl_parse_result take_option(wl_cli_opts *o, int opt, const char *v, bool 
                                    FILE *err) {
   switch (opt) {
   case 'h': fputs(usage_text, out); return WL_ARGS_EXIT_OK;
-  case OPT_VERSION: fprintf(out, "warplint %s\n", WARPLINT_VERSION); return WL_ARGS_EXIT_OK;
+  case OPT_VERSION: o->version = true; break;
+  case OPT_NO_CUDA_PATH: /* the last of --cuda-path and --no-cuda-path wins */
+    o->no_cuda_path = true;
+    o->cuda_path = NULL;
+    break;
+  case OPT_NO_PCH: o->no_pch = true; break;
   case OPT_LIST_RULES: *list = true; break;
   case OPT_EXPLAIN: return explain(v, out, err);
   case 'v': o->verbose = true; break;
@@ -437,17 +452,12 @@ static wl_parse_result take_option(wl_cli_opts *o, int opt, const char *v, bool 
       return WL_ARGS_EXIT_USAGE;
     }
     break;
-  case OPT_CUDA_PATH: {
+  case OPT_CUDA_PATH:
     if (!need(v, "--cuda-path needs a directory", err))
       return WL_ARGS_EXIT_USAGE;
-    struct stat st;
-    if (stat(v, &st) != 0 || !S_ISDIR(st.st_mode)) {
-      fprintf(err, "warplint: --cuda-path %s: not a directory\n", v);
-      return WL_ARGS_EXIT_USAGE;
-    }
-    o->cuda_path = v;
+    o->cuda_path = v; /* checked with the toolkit (wl_toolkit_find) */
+    o->no_cuda_path = false;
     break;
-  }
   case OPT_CUDA_ARCH: {
     unsigned arch = wl_parse_arch(v);
     if (!arch) {
@@ -558,6 +568,24 @@ wl_parse_result wl_cli_parse(int argc, char **argv, wl_cli_opts *o, FILE *out, F
   /* after --: clang arguments */
   for (int i = optind; i < argc; i++)
     wl_vec_push(&o->clang_args, argv[i]);
+  if (o->version) {
+    fprintf(out, "warplint %s\n", WARPLINT_VERSION);
+    wl_toolkit tk;
+    wl_buf e, d;
+    wl_buf_init(&e);
+    wl_buf_init(&d);
+    bool ok = wl_toolkit_find(o->cuda_path, o->no_cuda_path, &tk, NULL, &e);
+    if (ok) {
+      wl_toolkit_describe(&tk, &d);
+      fprintf(out, "CUDA headers: %s\n", wl_buf_str(&d));
+    } else {
+      fprintf(err, "warplint: %s\n", wl_buf_str(&e));
+    }
+    wl_toolkit_free(&tk);
+    wl_buf_free(&e);
+    wl_buf_free(&d);
+    return ok ? WL_ARGS_EXIT_OK : WL_ARGS_EXIT_USAGE;
+  }
   if (list) {
     if (list_rules(out, o->format) != 0) {
       fputs("warplint: error: could not write the output\n", err);

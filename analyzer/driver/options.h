@@ -26,7 +26,10 @@ typedef struct wl_cli_opts {
   wl_vec clang_args; /* const char*: -I/-D/-U and everything after -- */
   wl_vec owned;      /* char* to free */
   wl_vec exts;       /* const char* without the dot; empty: not given */
-  const char *cuda_path;
+  const char *cuda_path; /* --cuda-path */
+  bool no_cuda_path;     /* --no-cuda-path: the built-in prelude */
+  bool no_pch;           /* --no-pch: no shared precompiled headers */
+  bool version;          /* --version */
   unsigned arch; /* 0: not given */
   bool verbose;
   long jobs;

@@ -12,6 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "pch.h"
+#include "toolkit.h"
 
 /* Architectures libclang may know, newest first (CUDA 13: sm_110, sm_121). */
 static const unsigned candidate_archs[] = {121, 120, 110, 103, 101, 100, 90, 89, 87, 86, 80, 75,
@@ -28,7 +32,8 @@ struct wl_parser {
 
 wl_parser *wl_parser_new(void) {
   wl_parser *p = wl_xcalloc(1, sizeof *p);
-  p->index = clang_createIndex(0, 0);
+  /* declarations of a precompiled header are not visited as the file's own */
+  p->index = clang_createIndex(1, 0);
   return p;
 }
 
@@ -1597,8 +1602,26 @@ static void lower_decl(lower_ctx *L, CXCursor c, unsigned tmpl) {
   }
 }
 
+/* The index hides a precompiled header's declarations (clang_createIndex(1,
+ * ...)); it then lists the translation unit's own top-level declarations as
+ * the parser saw them, which adds the specializations that explicit
+ * instantiations name (template void k<float>(float *);), at the template's
+ * location. The unit's declaration list, which the lowering was built on, has
+ * no such entries: they are skipped. */
+static bool instantiation_entry(CXCursor c) {
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k != CXCursor_FunctionDecl && k != CXCursor_StructDecl && k != CXCursor_ClassDecl &&
+      k != CXCursor_UnionDecl)
+    return false;
+  CXCursor t = clang_getSpecializedCursorTemplate(c);
+  if (clang_Cursor_isNull(t))
+    return false;
+  return clang_equalLocations(clang_getCursorLocation(c), clang_getCursorLocation(t)) != 0;
+}
+
 static enum CXChildVisitResult decl_visitor(CXCursor c, CXCursor parent, CXClientData d) {
-  (void)parent;
+  if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && instantiation_entry(c))
+    return CXChildVisit_Continue;
   lower_ctx *L = ((void **)d)[0];
   unsigned tmpl = *(unsigned *)((void **)d)[1];
   lower_decl(L, c, tmpl);
@@ -1887,20 +1910,143 @@ static const char *const removed_headers[] = {
     "texture_fetch_functions.h", "texture_indirect_functions.h", "surface_indirect_functions.h",
     "surface_fetch_functions.h"};
 
-/* CUDA_VERSION (e.g. 13000) from DIR/include/cuda.h; 9000 when it cannot be read
- * (the oldest toolkit with the _sync intrinsics). */
-static unsigned toolkit_version(const char *dir) {
-  char path[1200];
-  snprintf(path, sizeof path, "%s/include/cuda.h", dir);
-  FILE *f = fopen(path, "r");
-  unsigned v = 0;
-  char line[512];
-  while (f && !v && fgets(line, sizeof line, f))
-    if (sscanf(line, " #define CUDA_VERSION %u", &v) != 1)
-      v = 0;
-  if (f)
-    fclose(f);
-  return v >= 9000 ? v : 9000;
+#define PRELUDE_MAIN WL_PRELUDE_DIR "/__warplint_prelude.h"
+#define LEGACY_DECLS WL_PRELUDE_DIR "/__warplint_legacy.h"
+#define PCH_HEADER WL_PRELUDE_DIR "/__warplint_pch.cuh"
+#define REMOVED_DIR WL_PRELUDE_DIR "/removed"
+
+/* The arguments and unsaved files of a parse, apart from the main file. */
+typedef struct invocation {
+  wl_vec args; /* const char*, some pointing into the buffers below */
+  char arch[64], cudapath[1200], cccl[1200], vmaj[48], vmin[48];
+  struct CXUnsavedFile *uf; /* nuf used; room for one more (the main file) */
+  char **names;             /* owned names of uf[0 .. nnames) */
+  unsigned nuf, nnames;
+} invocation;
+
+static void add_unsaved(invocation *in, const char *dir, const char *name, const char *text) {
+  size_t n = strlen(dir) + strlen(name) + 2;
+  char *full = wl_xmalloc(n);
+  snprintf(full, n, "%s/%s", dir, name);
+  in->names[in->nnames++] = full;
+  in->uf[in->nuf].Filename = full;
+  in->uf[in->nuf].Contents = text;
+  in->uf[in->nuf].Length = (unsigned long)strlen(text);
+  in->nuf++;
+}
+
+/* The device-side view of CUDA: the toolkit's headers through clang's CUDA
+ * wrapper with warplint's declarations of the removed legacy intrinsics, or
+ * the built-in prelude (-nocudainc). */
+static void invocation_init(invocation *in, const wl_parse_opts *opts, unsigned arch) {
+  memset(in, 0, sizeof *in);
+  snprintf(in->arch, sizeof in->arch, "--cuda-gpu-arch=sm_%u", arch);
+  static const char *const base[] = {"-x",
+                                     "cuda",
+                                     "--cuda-device-only",
+                                     "-std=c++17",
+                                     "-w",
+                                     "-ferror-limit=0",
+                                     "-Wno-unknown-cuda-version",
+                                     "-fno-spell-checking",
+                                     "-nocudalib"};
+  for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
+    wl_vec_push(&in->args, (void *)base[i]);
+  wl_vec_push(&in->args, in->arch);
+  if (opts->cuda_path) {
+    snprintf(in->cudapath, sizeof in->cudapath, "--cuda-path=%s", opts->cuda_path);
+    wl_vec_push(&in->args, in->cudapath);
+    /* CUDA 12.x and later keep cub, thrust and libcu++ here; nvcc adds it */
+    snprintf(in->cccl, sizeof in->cccl, "%s/include/cccl", opts->cuda_path);
+    struct stat st;
+    if (stat(in->cccl, &st) == 0 && S_ISDIR(st.st_mode)) {
+      wl_vec_push(&in->args, "-isystem");
+      wl_vec_push(&in->args, in->cccl);
+    }
+    /* nvcc, not the headers, defines __CUDACC_VER_*__: take them from the toolkit's cuda.h */
+    unsigned ver = opts->cuda_version ? opts->cuda_version : wl_toolkit_version(opts->cuda_path);
+    if (ver < 9000)
+      ver = 9000; /* unreadable: the oldest toolkit with the _sync intrinsics */
+    snprintf(in->vmaj, sizeof in->vmaj, "-D__CUDACC_VER_MAJOR__=%u", ver / 1000);
+    snprintf(in->vmin, sizeof in->vmin, "-D__CUDACC_VER_MINOR__=%u", ver % 1000 / 10);
+    wl_vec_push(&in->args, in->vmaj);
+    wl_vec_push(&in->args, in->vmin);
+    wl_vec_push(&in->args, "-D__CUDACC_VER_BUILD__=0");
+    wl_vec_push(&in->args, "-D__NVCC__=1");
+    wl_vec_push(&in->args, "-idirafter");
+    wl_vec_push(&in->args, REMOVED_DIR);
+    wl_vec_push(&in->args, "-include");
+    wl_vec_push(&in->args, LEGACY_DECLS);
+  } else {
+    wl_vec_push(&in->args, "-nocudainc");
+    wl_vec_push(&in->args, "-idirafter");
+    wl_vec_push(&in->args, WL_PRELUDE_DIR);
+    wl_vec_push(&in->args, "-include");
+    wl_vec_push(&in->args, PRELUDE_MAIN);
+  }
+  for (size_t i = 0; i < opts->nargs; i++)
+    wl_vec_push(&in->args, (void *)opts->args[i]);
+
+  /* unsaved files: the prelude (or the removed-header stand-ins and the legacy
+   * declarations), the precompiled header's empty main file, and room for the
+   * main file */
+  size_t nprelude = 0;
+  while (wl_prelude_files[nprelude].name)
+    nprelude++;
+  size_t nremoved = sizeof removed_headers / sizeof removed_headers[0];
+  size_t cap = nprelude + nremoved + 3;
+  in->uf = wl_xcalloc(cap, sizeof *in->uf);
+  in->names = wl_xcalloc(cap, sizeof *in->names);
+  if (!opts->cuda_path) {
+    for (size_t i = 0; i < nprelude; i++)
+      add_unsaved(in, WL_PRELUDE_DIR, wl_prelude_files[i].name, wl_prelude_files[i].text);
+  } else {
+    for (size_t i = 0; i < nremoved; i++)
+      add_unsaved(in, REMOVED_DIR, removed_headers[i], "#pragma once\n");
+    for (size_t i = 0; i < nprelude; i++)
+      if (strcmp(wl_prelude_files[i].name, "__warplint_legacy.h") == 0)
+        add_unsaved(in, WL_PRELUDE_DIR, wl_prelude_files[i].name, wl_prelude_files[i].text);
+  }
+  add_unsaved(in, WL_PRELUDE_DIR, "__warplint_pch.cuh", "");
+}
+
+static void invocation_free(invocation *in) {
+  for (unsigned i = 0; i < in->nnames; i++)
+    free(in->names[i]);
+  free(in->names);
+  free(in->uf);
+  wl_vec_free(&in->args);
+}
+
+/* Whether the arguments of a file allow the shared precompiled header: a
+ * forced include of its own would have to come after it, and a precompiled
+ * header of its own cannot be combined with it. */
+static bool pch_allowed(const wl_parse_opts *opts) {
+  for (size_t i = 0; i < opts->nargs; i++) {
+    const char *a = opts->args[i];
+    if (strncmp(a, "-include", 8) == 0 || strncmp(a, "-imacros", 8) == 0 ||
+        strncmp(a, "--include", 9) == 0 || strncmp(a, "-Xclang", 7) == 0)
+      return false;
+  }
+  return true;
+}
+
+/* A diagnostic saying that the precompiled header could not be used. */
+static bool pch_failed(CXTranslationUnit tu) {
+  bool bad = false;
+  unsigned n = clang_getNumDiagnostics(tu);
+  for (unsigned i = 0; i < n && !bad; i++) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+      CXString s = clang_getDiagnosticSpelling(d);
+      const char *t = clang_getCString(s);
+      bad = t && (strstr(t, "precompiled header") || strstr(t, "PCH file") ||
+                  strstr(t, "AST file") || strstr(t, ".pch"));
+      clang_disposeString(s);
+    }
+    clang_disposeDiagnostic(d);
+  }
+  return bad;
 }
 
 wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
@@ -1929,9 +2075,6 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
     return WL_PARSE_BINARY;
   }
 
-  /* arguments */
-  wl_vec args = {0};
-  char archbuf[64], prelude_inc[256], prelude_dir[256], removed_dir[256], cudapath[1200];
   unsigned asked = opts->arch ? opts->arch : WL_DEFAULT_ARCH;
   /* an architecture newer than this libclang (sm_100, sm_120 with libclang
    * 19) is analyzed as the newest one it knows, __CUDA_ARCH__ included */
@@ -1941,90 +2084,37 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
             "warplint: note: %s: libclang does not know sm_%u; analyzed as sm_%u "
             "(__CUDA_ARCH__ %u)\n",
             path, asked, arch, arch * 10);
-  snprintf(archbuf, sizeof archbuf, "--cuda-gpu-arch=sm_%u", arch);
-  snprintf(prelude_dir, sizeof prelude_dir, "%s", WL_PRELUDE_DIR);
-  snprintf(prelude_inc, sizeof prelude_inc, "%s/__warplint_prelude.h", WL_PRELUDE_DIR);
-  snprintf(removed_dir, sizeof removed_dir, "%s/removed", WL_PRELUDE_DIR);
-  static const char *const base[] = {"-x",
-                                     "cuda",
-                                     "--cuda-device-only",
-                                     "-std=c++17",
-                                     "-w",
-                                     "-ferror-limit=0",
-                                     "-Wno-unknown-cuda-version",
-                                     "-fno-spell-checking",
-                                     "-nocudalib"};
-  for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
-    wl_vec_push(&args, (void *)base[i]);
-  wl_vec_push(&args, archbuf);
-  char vmaj[48], vmin[48];
-  if (opts->cuda_path) {
-    snprintf(cudapath, sizeof cudapath, "--cuda-path=%s", opts->cuda_path);
-    wl_vec_push(&args, cudapath);
-    /* nvcc, not the headers, defines __CUDACC_VER_*__: take them from the toolkit's cuda.h */
-    unsigned ver = toolkit_version(opts->cuda_path);
-    snprintf(vmaj, sizeof vmaj, "-D__CUDACC_VER_MAJOR__=%u", ver / 1000);
-    snprintf(vmin, sizeof vmin, "-D__CUDACC_VER_MINOR__=%u", ver % 1000 / 10);
-    wl_vec_push(&args, vmaj);
-    wl_vec_push(&args, vmin);
-    wl_vec_push(&args, "-D__CUDACC_VER_BUILD__=0");
-    wl_vec_push(&args, "-D__NVCC__=1");
-    wl_vec_push(&args, "-idirafter");
-    wl_vec_push(&args, removed_dir);
-  } else {
-    wl_vec_push(&args, "-nocudainc");
-    wl_vec_push(&args, "-idirafter");
-    wl_vec_push(&args, prelude_dir);
-    wl_vec_push(&args, "-include");
-    wl_vec_push(&args, prelude_inc);
+  invocation in;
+  invocation_init(&in, opts, arch);
+  /* the shared precompiled header of these arguments, built by the first file */
+  const char *pch = opts->pch && pch_allowed(opts)
+                        ? wl_pch_get(opts->pch, p->index, PCH_HEADER, (const char *const *)in.args.v,
+                                     (int)in.args.n, in.uf, in.nuf)
+                        : NULL;
+  size_t nargs = in.args.n;
+  if (pch) {
+    wl_vec_push(&in.args, "-include-pch");
+    wl_vec_push(&in.args, (void *)pch);
   }
-  for (size_t i = 0; i < opts->nargs; i++)
-    wl_vec_push(&args, (void *)opts->args[i]);
-
-  /* unsaved files: the prelude (or the removed-header stand-ins) and the main file */
-  size_t nprelude = 0;
-  while (wl_prelude_files[nprelude].name)
-    nprelude++;
-  size_t nremoved = sizeof removed_headers / sizeof removed_headers[0];
-  struct CXUnsavedFile *uf = wl_xcalloc(nprelude + nremoved + 1, sizeof *uf);
-  char **names = wl_xcalloc(nprelude + nremoved, sizeof *names);
-  unsigned nuf = 0;
-  if (!opts->cuda_path) {
-    for (size_t i = 0; i < nprelude; i++) {
-      size_t n = strlen(WL_PRELUDE_DIR) + strlen(wl_prelude_files[i].name) + 2;
-      names[nuf] = wl_xmalloc(n);
-      snprintf(names[nuf], n, "%s/%s", WL_PRELUDE_DIR, wl_prelude_files[i].name);
-      uf[nuf].Filename = names[nuf];
-      uf[nuf].Contents = wl_prelude_files[i].text;
-      uf[nuf].Length = (unsigned long)strlen(wl_prelude_files[i].text);
-      nuf++;
-    }
-  } else {
-    for (size_t i = 0; i < nremoved; i++) {
-      size_t n = strlen(removed_dir) + strlen(removed_headers[i]) + 2;
-      names[nuf] = wl_xmalloc(n);
-      snprintf(names[nuf], n, "%s/%s", removed_dir, removed_headers[i]);
-      uf[nuf].Filename = names[nuf];
-      uf[nuf].Contents = "#pragma once\n";
-      uf[nuf].Length = 13;
-      nuf++;
-    }
-  }
-  uf[nuf].Filename = path;
-  uf[nuf].Contents = text;
-  uf[nuf].Length = (unsigned long)len;
-  nuf++;
+  in.uf[in.nuf].Filename = path;
+  in.uf[in.nuf].Contents = text;
+  in.uf[in.nuf].Length = (unsigned long)len;
 
   CXTranslationUnit ctu = NULL;
   unsigned flags = CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing |
                    CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
-  enum CXErrorCode ec = clang_parseTranslationUnit2(p->index, path, (const char *const *)args.v,
-                                                    (int)args.n, uf, nuf, flags, &ctu);
-  for (unsigned i = 0; i + 1 < nuf; i++)
-    free(names[i]);
-  free(names);
-  free(uf);
-  wl_vec_free(&args);
+  enum CXErrorCode ec = clang_parseTranslationUnit2(
+      p->index, path, (const char *const *)in.args.v, (int)in.args.n, in.uf, in.nuf + 1, flags, &ctu);
+  if (pch && (ec != CXError_Success || !ctu || pch_failed(ctu))) {
+    /* the precompiled header could not be loaded: never again, and this file without it */
+    wl_pch_reject(opts->pch, pch);
+    if (ctu)
+      clang_disposeTranslationUnit(ctu);
+    ctu = NULL;
+    ec = clang_parseTranslationUnit2(p->index, path, (const char *const *)in.args.v, (int)nargs,
+                                     in.uf, in.nuf + 1, flags, &ctu);
+  }
+  invocation_free(&in);
   if (ec != CXError_Success || !ctu) {
     free(text);
     wl_buf_printf(err, "libclang could not parse the file (error %d)", (int)ec);

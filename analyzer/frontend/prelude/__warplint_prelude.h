@@ -3,6 +3,7 @@
  * -nocudainc; replaced by the real headers under --cuda-path. */
 #pragma once
 #pragma clang system_header
+#define __WARPLINT_PRELUDE__ 1
 
 #ifndef __CUDACC__
 #define __CUDACC__ 1
@@ -160,22 +161,10 @@ template <typename T> __device__ T __shfl_up_sync(unsigned int mask, T var, unsi
 template <typename T> __device__ T __shfl_down_sync(unsigned int mask, T var, unsigned int delta, int width = 32);
 template <typename T> __device__ T __shfl_xor_sync(unsigned int mask, T var, int laneMask, int width = 32);
 
-/* Legacy (pre-CUDA 9) warp intrinsics: declared so that legacy code parses and
- * can be reported; a CUDA 9+ toolkit no longer offers them for sm_70+. */
-#define __WL_LEGACY_SHFL(T)                                                        \
-  __device__ T __shfl(T var, int srcLane, int width = 32);                         \
-  __device__ T __shfl_up(T var, unsigned int delta, int width = 32);               \
-  __device__ T __shfl_down(T var, unsigned int delta, int width = 32);             \
-  __device__ T __shfl_xor(T var, int laneMask, int width = 32);
-__WL_LEGACY_SHFL(int)
-__WL_LEGACY_SHFL(unsigned int)
-__WL_LEGACY_SHFL(float)
-__WL_LEGACY_SHFL(long long)
-__WL_LEGACY_SHFL(unsigned long long)
-#undef __WL_LEGACY_SHFL
-__device__ unsigned int __ballot(int pred);
-__device__ int __any(int pred);
-__device__ int __all(int pred);
+/* Legacy (pre-CUDA 9) warp intrinsics, with every overload: declared so that
+ * legacy code parses and can be reported; a CUDA 9+ toolkit no longer offers
+ * them for sm_70+. */
+#include "__warplint_legacy.h"
 
 /* Bit manipulation and integer intrinsics. */
 __device__ int __popc(unsigned int x);

@@ -1,0 +1,72 @@
+/* warplint's declarations of the warp intrinsics a toolkit may leave out:
+ * the legacy (pre-CUDA 9) ones, so that legacy code parses, resolves its
+ * overloads and can be reported and fixed, and the sm_80 reductions. The
+ * built-in prelude includes this file; with a real toolkit it is included
+ * before everything (-include) and declares only what clang's CUDA
+ * headers and the toolkit leave out: clang defines the legacy shuffles for
+ * the built-in types, the toolkit declares the votes. */
+#pragma once
+#pragma clang system_header
+
+#if !defined(__WARPLINT_PRELUDE__)
+/* After clang's CUDA wrapper (normally included first; it is guarded), so
+ * that the toolkit's types are known here. */
+#include <__clang_cuda_runtime_wrapper.h>
+#if __CUDACC_VER_MAJOR__ >= 12
+/* A kernel launch (k<<<g, b>>>()) in device-side parsing is checked against
+ * cudaConfigureCall, which CUDA 12 removed from its headers. */
+extern "C" int cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0,
+                                 cudaStream_t stream = 0);
+#endif
+#endif
+
+/* The overloads of CUDA 8 (int, unsigned, float and the 64-bit integers;
+ * the widths default to the warp size). With a toolkit, clang's CUDA headers
+ * define these (and double and long) themselves for every architecture. */
+#if defined(__WARPLINT_PRELUDE__)
+#define __WL_LEGACY_SHFL(T)                                                                   \
+  __attribute__((device)) T __shfl(T var, int srcLane, int width = 32);                       \
+  __attribute__((device)) T __shfl_up(T var, unsigned int delta, int width = 32);             \
+  __attribute__((device)) T __shfl_down(T var, unsigned int delta, int width = 32);           \
+  __attribute__((device)) T __shfl_xor(T var, int laneMask, int width = 32);
+__WL_LEGACY_SHFL(int)
+__WL_LEGACY_SHFL(unsigned int)
+__WL_LEGACY_SHFL(long long)
+__WL_LEGACY_SHFL(unsigned long long)
+__WL_LEGACY_SHFL(float)
+#undef __WL_LEGACY_SHFL
+#endif
+
+/* A template for every other type (double and long in the prelude, __half,
+ * __half2, __nv_bfloat16, ... everywhere), so that a template instantiated
+ * with any of them (warp_sum<double>) resolves to one declaration. double
+ * is not a plain overload of the prelude: legacy code written for CUDA 8
+ * defines its own, with a default width, and a second default argument would
+ * be an error that costs its body (with a toolkit it is one, as with nvcc). */
+template <typename T> __attribute__((device)) T __shfl(T var, int srcLane, int width = 32);
+template <typename T> __attribute__((device)) T __shfl_up(T var, unsigned int delta, int width = 32);
+template <typename T>
+__attribute__((device)) T __shfl_down(T var, unsigned int delta, int width = 32);
+template <typename T> __attribute__((device)) T __shfl_xor(T var, int laneMask, int width = 32);
+
+#if defined(__WARPLINT_PRELUDE__)
+__attribute__((device)) unsigned int __ballot(int pred);
+__attribute__((device)) int __any(int pred);
+__attribute__((device)) int __all(int pred);
+#endif
+
+/* The warp reductions of sm_80: a toolkit declares them only for sm_80 and
+ * newer, and warplint parses for sm_75 unless told otherwise; code that uses
+ * them is built for sm_80+, so they are declared as the toolkit would. */
+#if !defined(__WARPLINT_PRELUDE__) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800 &&          \
+    __CUDACC_VER_MAJOR__ >= 11
+__attribute__((device)) unsigned __reduce_add_sync(unsigned mask, unsigned value);
+__attribute__((device)) unsigned __reduce_min_sync(unsigned mask, unsigned value);
+__attribute__((device)) unsigned __reduce_max_sync(unsigned mask, unsigned value);
+__attribute__((device)) int __reduce_add_sync(unsigned mask, int value);
+__attribute__((device)) int __reduce_min_sync(unsigned mask, int value);
+__attribute__((device)) int __reduce_max_sync(unsigned mask, int value);
+__attribute__((device)) unsigned __reduce_and_sync(unsigned mask, unsigned value);
+__attribute__((device)) unsigned __reduce_or_sync(unsigned mask, unsigned value);
+__attribute__((device)) unsigned __reduce_xor_sync(unsigned mask, unsigned value);
+#endif

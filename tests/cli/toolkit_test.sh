@@ -1,0 +1,60 @@
+#!/bin/sh
+# With the CUDA toolkit warplint finds (skipped, exit 77, without one): every
+# fixture gives the same findings as with the built-in prelude; the shared
+# precompiled headers change nothing (toolkit and prelude, --no-pch), live in
+# a private temporary directory that is gone after the run, and a run whose
+# TMPDIR cannot be written still works.
+# Usage: toolkit_test.sh <warplint> <source-dir>
+set -u
+WL=$1
+SRC=$2
+. "$SRC/tests/cli/lib.sh"
+cd "$SRC" || exit 1
+
+"$WL" --version >"$T/version" 2>&1
+if grep -q "built-in CUDA prelude" "$T/version"; then
+  echo "toolkit tests: no CUDA toolkit found: skipped"
+  exit 77
+fi
+sed 's/^/    /' "$T/version"
+mkdir -p "$T/tmp"
+
+findings() { # JSON output -> one line per finding (where, rule, message)
+  python3 -c 'import json, sys
+for f in json.load(open(sys.argv[1]))["findings"]:
+    print(f["file"], f["line"], f["column"], f["rule"], f["message"])' "$1"
+}
+# every fixture: toolkit (with precompiled headers) = prelude, except the
+# hand-made double __shfl_down overloads: clang's CUDA headers define that
+# overload themselves, so with a toolkit the file's own is a redefinition (as
+# with nvcc 9+) and its calls are reported as plain legacy shuffles.
+"$WL" -j2 --no-cuda-path --format=json fixtures >"$T/prelude.json" 2>"$T/prelude.err"
+TMPDIR="$T/tmp" "$WL" -j2 --format=json fixtures >"$T/toolkit.json" 2>"$T/toolkit.err"
+OVERLOADS='legacy-intrinsic/(double_overload|fix_whole_warp)\.cu'
+findings "$T/prelude.json" | grep -Ev "$OVERLOADS" >"$T/prelude.txt"
+findings "$T/toolkit.json" | grep -Ev "$OVERLOADS" >"$T/toolkit.txt"
+count_is "$T/toolkit.txt" "legacy-intrinsic" "$(grep -c legacy-intrinsic "$T/prelude.txt")" "as many legacy findings"
+same "$T/prelude.txt" "$T/toolkit.txt" "fixtures: toolkit findings differ from the prelude's"
+contains "$T/toolkit.json" '"rule": "legacy-intrinsic"' "toolkit mode reports"
+left=$(find "$T/tmp" -mindepth 1 | wc -l)
+[ "$left" -eq 0 ] && ok || fail "the precompiled headers were left in TMPDIR ($left entries)"
+
+# precompiled headers on and off: identical (prelude on every fixture;
+# toolkit on the legacy-intrinsic ones: without them each file costs ~0.3 s)
+"$WL" -j2 --no-cuda-path --no-pch --format=json fixtures >"$T/prelude-nopch.json" 2>/dev/null
+same "$T/prelude.json" "$T/prelude-nopch.json" "prelude: --no-pch changes the findings"
+"$WL" -j2 --format=json fixtures/legacy-intrinsic >"$T/li.json" 2>/dev/null
+"$WL" -j2 --no-pch --format=json fixtures/legacy-intrinsic >"$T/li-nopch.json" 2>/dev/null
+same "$T/li.json" "$T/li-nopch.json" "toolkit: --no-pch changes the findings"
+# a TMPDIR that cannot be written: no precompiled header, same findings
+TMPDIR="$T/nowhere" "$WL" -j2 --format=json fixtures/legacy-intrinsic >"$T/li-notmp.json" 2>/dev/null
+same "$T/li.json" "$T/li-notmp.json" "toolkit without a usable TMPDIR"
+
+# the template instantiated with double and long resolves and is fixed
+expect_exit 1 -- "$WL" -v fixtures/legacy-intrinsic/template_all_types.cu
+lacks "$T/err" "ambiguous" "legacy overloads resolve with the toolkit"
+count_is "$T/out" "warning: legacy warp shuffle" 2 "each template call reported once"
+expect_exit 1 -- "$WL" --diff fixtures/legacy-intrinsic/template_all_types.cu
+contains "$T/out" "__shfl_down_sync(0xffffffff, v, offset)" "and fixed"
+
+finish "toolkit tests"
