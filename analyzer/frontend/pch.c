@@ -23,8 +23,9 @@
 #include "buf.h"
 
 typedef struct pch_entry {
-  char *key;  /* the arguments, one per line */
-  char *path; /* the .pch file; NULL: none for these arguments */
+  char *key;     /* the arguments, one per line */
+  char *path;    /* the .pch file; NULL: none for these arguments */
+  bool rejected; /* a file could not load it: parse without one */
 } pch_entry;
 
 struct wl_pch_cache {
@@ -133,8 +134,8 @@ static bool exists(const char *path) {
 /* The file for `key` in the shared directory, built there when no process
  * has yet: NULL when it cannot be had. */
 static char *shared_file(wl_pch_cache *c, const char *key, CXIndex index, const char *header,
-                         const char *const *args, int nargs, struct CXUnsavedFile *uf,
-                         unsigned nuf, bool *built) {
+                         const char *const *args, int nargs, struct CXUnsavedFile *uf, unsigned nuf,
+                         bool *built) {
   uint64_t h = 1469598103934665603ull; /* FNV-1a */
   for (const char *s = key; *s; s++)
     h = (h ^ (unsigned char)*s) * 1099511628211ull;
@@ -180,9 +181,8 @@ static char *shared_file(wl_pch_cache *c, const char *key, CXIndex index, const 
   return result;
 }
 
-const char *wl_pch_get(wl_pch_cache *c, CXIndex index, const char *header,
-                       const char *const *args, int nargs, struct CXUnsavedFile *uf,
-                       unsigned nuf) {
+const char *wl_pch_get(wl_pch_cache *c, CXIndex index, const char *header, const char *const *args,
+                       int nargs, struct CXUnsavedFile *uf, unsigned nuf) {
   if (!c->dir)
     return NULL;
   wl_buf key;
@@ -195,7 +195,7 @@ const char *wl_pch_get(wl_pch_cache *c, CXIndex index, const char *header,
   for (size_t i = 0; i < c->n; i++)
     if (strcmp(c->v[i].key, wl_buf_str(&key)) == 0) {
       wl_buf_free(&key);
-      const char *path = c->v[i].path;
+      const char *path = c->v[i].rejected ? NULL : c->v[i].path;
       pthread_mutex_unlock(&c->lock);
       return path;
     }
@@ -207,6 +207,7 @@ const char *wl_pch_get(wl_pch_cache *c, CXIndex index, const char *header,
   }
   c->v[c->n].key = wl_buf_detach(&key);
   c->v[c->n].path = path;
+  c->v[c->n].rejected = false;
   c->n++;
   if (built)
     c->built++;
@@ -219,9 +220,9 @@ const char *wl_pch_get(wl_pch_cache *c, CXIndex index, const char *header,
 void wl_pch_reject(wl_pch_cache *c, const char *path) {
   pthread_mutex_lock(&c->lock);
   for (size_t i = 0; i < c->n; i++)
-    if (c->v[i].path && strcmp(c->v[i].path, path) == 0) {
-      /* the string stays alive: a thread may still be using it */
-      c->v[i].key[0] = '\0';
+    if (c->v[i].path && strcmp(c->v[i].path, path) == 0 && !c->v[i].rejected) {
+      /* the path stays alive: a thread may still be using it */
+      c->v[i].rejected = true;
       c->failed++;
     }
   pthread_mutex_unlock(&c->lock);
