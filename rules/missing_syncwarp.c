@@ -2,6 +2,7 @@
  * same shared-memory element, one of them writing, with no barrier between
  * the two accesses. The shared-memory analysis (analyzer/analysis/shared/) finds the
  * pairs; this rule words them, one finding per statement. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "analyses.h"
 #include "buf.h"
 #include "builtins.h"
+#include "hmap.h"
 #include "lanes.h"
 #include "rules.h"
 #include "shared.h"
@@ -149,36 +151,83 @@ static bool barrier_before_stmt(wl_rule_ctx *ctx, wl_finding *fd, const wl_stmt 
   return wl_fix_insert_before(ctx, fd, s, text);
 }
 
-/* Whether statement t races with itself and has the shape the Listing 8
- * rewrite takes, run by the whole warp: its rewrite then ends with a barrier. */
-static bool ends_with_barrier_after_fix(wl_rule_ctx *ctx, const wl_smem *sm, const wl_stmt *t) {
-  const wl_expr *x = t->kind == WL_S_EXPR ? t->expr : NULL;
-  if (!x || x->kind != WL_E_BINARY || !wl_binop_is_assign(x->op) || t->macro)
-    return false;
-  bool intra = false;
-  for (size_t i = 0, n = wl_smem_nraces(sm); i < n && !intra; i++) {
-    const wl_smem_race *o = wl_smem_race_at(sm, i);
-    intra = o->first.stmt == t && o->second.stmt == t;
-  }
-  char bar[48];
-  return intra && barrier_for(ctx, t, bar, sizeof bar);
+/* The races indexed by the statement that reads or clobbers (second.stmt),
+ * so that the fix of one statement looks only at its own races. */
+typedef struct race_index {
+  wl_hmap by_second; /* wl_stmt* -> wl_vec* of race indices + 1 */
+  wl_hmap intra;     /* wl_stmt* -> non-NULL when the statement races with itself */
+  wl_hmap ends;      /* wl_stmt* -> ENDS_YES / ENDS_NO: ends_with_barrier_after_fix */
+  wl_vec lists;      /* the wl_vec*s, to free */
+} race_index;
+
+#define ENDS_YES ((void *)1)
+#define ENDS_NO ((void *)2)
+
+/* The key of a statement (NULL stands for itself too). */
+static const char null_stmt;
+static const void *key_of(const wl_stmt *s) {
+  return s ? (const void *)s : (const void *)&null_stmt;
 }
 
-static void fix_statement(wl_rule_ctx *ctx, const wl_smem *sm, wl_finding *fd,
+static void index_races(race_index *x, const wl_smem *sm) {
+  wl_hmap_init(&x->by_second, false);
+  wl_hmap_init(&x->intra, false);
+  wl_hmap_init(&x->ends, false);
+  memset(&x->lists, 0, sizeof x->lists);
+  for (size_t i = 0, n = wl_smem_nraces(sm); i < n; i++) {
+    const wl_smem_race *r = wl_smem_race_at(sm, i);
+    void **slot = wl_hmap_slot_of(&x->by_second, key_of(r->second.stmt));
+    if (!*slot) {
+      *slot = wl_xcalloc(1, sizeof(wl_vec));
+      wl_vec_push(&x->lists, *slot);
+    }
+    wl_vec_push(*slot, (void *)(uintptr_t)(i + 1));
+    if (r->first.stmt == r->second.stmt)
+      wl_hmap_put(&x->intra, key_of(r->second.stmt), ENDS_YES, false);
+  }
+}
+
+static void free_index(race_index *x) {
+  for (size_t i = 0; i < x->lists.n; i++) {
+    wl_vec_free(x->lists.v[i]);
+    free(x->lists.v[i]);
+  }
+  wl_vec_free(&x->lists);
+  wl_hmap_free(&x->by_second);
+  wl_hmap_free(&x->intra);
+  wl_hmap_free(&x->ends);
+}
+
+/* Whether statement t races with itself and has the shape the Listing 8
+ * rewrite takes, run by the whole warp: its rewrite then ends with a barrier. */
+static bool ends_with_barrier_after_fix(wl_rule_ctx *ctx, race_index *x, const wl_stmt *t) {
+  const wl_expr *x_ = t->kind == WL_S_EXPR ? t->expr : NULL;
+  if (!x_ || x_->kind != WL_E_BINARY || !wl_binop_is_assign(x_->op) || t->macro)
+    return false;
+  if (!wl_hmap_get(&x->intra, t))
+    return false;
+  void **memo = wl_hmap_slot_of(&x->ends, t);
+  if (!*memo) {
+    char bar[48];
+    *memo = barrier_for(ctx, t, bar, sizeof bar) ? ENDS_YES : ENDS_NO;
+  }
+  return *memo == ENDS_YES;
+}
+
+static void fix_statement(wl_rule_ctx *ctx, const wl_smem *sm, race_index *x, wl_finding *fd,
                           const wl_smem_race *r) {
   const wl_stmt *s = r->second.stmt;
   bool intra = false, before = false, lead = false;
-  for (size_t i = 0, n = wl_smem_nraces(sm); i < n; i++) {
-    const wl_smem_race *o = wl_smem_race_at(sm, i);
-    if (o->second.stmt != s)
-      continue;
+  const wl_vec *mine = wl_hmap_get(&x->by_second, key_of(s));
+  for (size_t i = 0, n = mine ? mine->n : 0; i < n; i++) {
+    const wl_smem_race *o = wl_smem_race_at(sm, (size_t)(uintptr_t)mine->v[i] - 1);
     if (o->first.stmt == s) {
       intra = true; /* also covers the same statement in the next iteration */
     } else {
       before = true;
       /* no barrier of our own is needed first when the earlier statement's
        * own rewrite ends with one */
-      if (!ends_with_barrier_after_fix(ctx, sm, o->first.stmt))
+      if (!lead && !ends_with_barrier_after_fix(ctx, x, o->first.stmt))
         lead = true;
     }
   }
@@ -207,14 +256,14 @@ void wl_rule_missing_syncwarp(wl_rule_ctx *ctx) {
   if (!ctx->an)
     return;
   const wl_smem *sm = wl_an_smem(ctx->an);
-  size_t n = wl_smem_nraces(sm), ndone = 0;
-  const wl_stmt **done = wl_xcalloc(n + 1, sizeof *done);
+  size_t n = wl_smem_nraces(sm);
+  race_index x;
+  index_races(&x, sm);
+  wl_hmap done; /* one finding per statement: one barrier fixes every pair in it */
+  wl_hmap_init(&done, false);
   for (size_t i = 0; i < n; i++) {
     const wl_smem_race *r = wl_smem_race_at(sm, i);
-    bool seen = false; /* one finding per statement: one barrier fixes every pair in it */
-    for (size_t k = 0; k < ndone && !seen; k++)
-      seen = done[k] == r->second.stmt;
-    if (seen)
+    if (wl_hmap_get(&done, key_of(r->second.stmt)))
       continue;
     char msg[600];
     describe(ctx, r, msg, sizeof msg);
@@ -233,12 +282,13 @@ void wl_rule_missing_syncwarp(wl_rule_ctx *ctx) {
             : "");
     if (!fd)
       continue;
-    done[ndone++] = r->second.stmt;
+    wl_hmap_put(&done, key_of(r->second.stmt), ENDS_YES, false);
     wl_note_at(ctx, fd, r->first.expr->loc, "the other access (lane %d)", r->lane_first);
-    fix_statement(ctx, sm, fd, r);
+    fix_statement(ctx, sm, &x, fd, r);
     if (r->call && r->call->loc.file)
       wl_note_at(ctx, fd, r->call->loc, "reached through this call in '%s'",
                  r->root && r->root->name ? r->root->name : "the kernel");
   }
-  free(done);
+  wl_hmap_free(&done);
+  free_index(&x);
 }

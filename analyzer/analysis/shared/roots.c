@@ -2,6 +2,8 @@
  * wl_smem_build (see shared.h and internal.h). */
 #include "internal.h"
 
+#include "hmap.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,15 +12,43 @@
 /* ------------------------------------------------------------------------ */
 /* Entry points                                                             */
 
-static bool mark_called(const wl_expr *e, const wl_stmt *in, void *ud) {
+/* One walk over every body: the functions some function of the file calls,
+ * and whether any __shared__ variable is declared or used. */
+typedef struct tu_scan {
+  wl_hmap index; /* wl_func* -> its index in tu->funcs + 1 */
+  bool *called;
+  bool shared;
+} tu_scan;
+
+static bool scan_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
   (void)in;
-  const wl_tu *tu = ((const void **)ud)[0];
-  bool *called = ((void **)ud)[1];
-  if (e->kind == WL_E_CALL && e->callee)
-    for (unsigned i = 0; i < tu->nfuncs; i++)
-      if (tu->funcs[i] == e->callee)
-        called[i] = true;
+  tu_scan *t = ud;
+  if (e->kind == WL_E_CALL && e->callee) {
+    uintptr_t i = (uintptr_t)wl_hmap_get(&t->index, e->callee);
+    if (i)
+      t->called[i - 1] = true;
+  }
+  if (e->var && (e->var->flags & WL_V_SHARED))
+    t->shared = true;
   return true;
+}
+
+static bool scan_stmt(const wl_stmt *s, void *ud) {
+  tu_scan *t = ud;
+  if (s->kind == WL_S_DECL)
+    for (unsigned i = 0; i < s->nvars; i++)
+      if (s->vars[i]->flags & WL_V_SHARED)
+        t->shared = true;
+  return true;
+}
+
+/* Whether f has a pointer or reference parameter: the only storage a root
+ * can reach in a file with no __shared__ variable (smd_param_storage). */
+static bool has_storage_param(const wl_func *f) {
+  for (unsigned i = 0; i < f->nparams; i++)
+    if (f->params[i]->type & (WL_T_POINTER | WL_T_REFERENCE))
+      return true;
+  return false;
 }
 
 /* Whether f, or a function it calls, uses threadIdx.y / .z (or the y / z of
@@ -199,9 +229,15 @@ static void analyze_root(wl_smem *sm, const wl_tu *tu, const wl_func *f) {
 
 wl_smem *wl_smem_build(const wl_tu *tu) {
   wl_smem *sm = wl_xcalloc(1, sizeof *sm);
-  bool *called = wl_xcalloc(tu->nfuncs + 1, sizeof *called);
-  const void *ud[2] = {tu, called};
-  wl_visitor v = {NULL, mark_called, (void *)ud, false};
+  tu_scan t;
+  t.called = wl_xcalloc(tu->nfuncs + 1, sizeof *t.called);
+  t.shared = false;
+  wl_hmap_init(&t.index, false);
+  for (unsigned i = 0; i < tu->nfuncs; i++)
+    wl_hmap_put(&t.index, tu->funcs[i], (void *)(uintptr_t)(i + 1), false);
+  for (unsigned i = 0; i < tu->nglobals && !t.shared; i++)
+    t.shared = (tu->globals[i]->flags & WL_V_SHARED) != 0;
+  wl_visitor v = {scan_stmt, scan_expr, &t, false};
   for (unsigned i = 0; i < tu->nfuncs; i++)
     if (tu->funcs[i]->body)
       wl_walk_stmt(tu->funcs[i]->body, &v);
@@ -211,9 +247,15 @@ wl_smem *wl_smem_build(const wl_tu *tu) {
       continue;
     bool kernel = (f->flags & WL_F_GLOBAL) != 0;
     bool device = (f->flags & WL_F_DEVICE) != 0;
-    if (kernel || (device && !called[i]))
+    /* with no __shared__ variable in the file, only a device function's own
+     * pointer or reference parameters can be storage: a kernel, or a
+     * function without such parameters, has nothing to race on */
+    if (!t.shared && (kernel || !has_storage_param(f)))
+      continue;
+    if (kernel || (device && !t.called[i]))
       analyze_root(sm, tu, f);
   }
-  free(called);
+  wl_hmap_free(&t.index);
+  free(t.called);
   return sm;
 }
