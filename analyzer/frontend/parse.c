@@ -17,6 +17,8 @@
 #include "pch.h"
 #include "toolkit.h"
 
+#include "hmap.h"
+
 /* Architectures libclang may know, newest first (CUDA 13: sm_110, sm_121). */
 static const unsigned candidate_archs[] = {121, 120, 110, 103, 101, 100, 90, 89, 87, 86, 80, 75,
                                            72,  70,  62,  61,  60,  53,  52, 50, 37, 35, 32, 30};
@@ -137,6 +139,7 @@ typedef struct lower_ctx {
   size_t nvars, capvars;
   file_name *files;
   size_t nfiles, capfiles;
+  wl_hmap file_index; /* CXFile -> index in files + 1 */
   macro_exp *macros;
   size_t nmacros, capmacros;
   wl_vec funcs;   /* wl_func* */
@@ -160,10 +163,18 @@ static char *take(lower_ctx *L, CXString s) {
   return r;
 }
 
+/* The entry of file f: found by its pointer (a hash map), else by
+ * clang_File_isEqual (once per pointer), else added. */
 static file_name *file_info(lower_ctx *L, CXFile f) {
+  uintptr_t at = (uintptr_t)wl_hmap_get(&L->file_index, f);
+  if (at)
+    return &L->files[at - 1];
   for (size_t i = 0; i < L->nfiles; i++)
-    if (L->files[i].file == f || clang_File_isEqual(L->files[i].file, f))
+    if (L->files[i].file == f || clang_File_isEqual(L->files[i].file, f)) {
+      if (f)
+        wl_hmap_put(&L->file_index, f, (void *)(uintptr_t)(i + 1), false);
       return &L->files[i];
+    }
   if (L->nfiles == L->capfiles) {
     L->capfiles = L->capfiles ? L->capfiles * 2 : 16;
     L->files = wl_xrealloc(L->files, L->capfiles * sizeof *L->files);
@@ -181,6 +192,8 @@ static file_name *file_info(lower_ctx *L, CXFile f) {
   fn->system = !fn->main && !fn->prelude &&
                clang_Location_isInSystemHeader(clang_getLocationForOffset(L->ctu, f, 0));
   fn->has_code = false;
+  if (f)
+    wl_hmap_put(&L->file_index, f, (void *)(uintptr_t)L->nfiles, false);
   return fn;
 }
 
@@ -844,25 +857,63 @@ static wl_expr *lower_unresolved(lower_ctx *L, CXCursor c, kids *k) {
 /* A call of a name clang never saw declared (`syncthreads();` of an old
  * sample, a helper from a header that is missing): clang keeps only the
  * arguments. From the tokens: `name ( ... )` over the whole extent. */
+/* Whether token t is punctuation spelled p. */
+static bool punct_is(lower_ctx *L, CXToken t, const char *p) {
+  if (clang_getTokenKind(t) != CXToken_Punctuation)
+    return false;
+  CXString s = clang_getTokenSpelling(L->ctu, t);
+  bool is = strcmp(clang_getCString(s), p) == 0;
+  clang_disposeString(s);
+  return is;
+}
+
+/* The tokens a call shape needs: is c's extent `identifier ( ... )`? Then
+ * *name_tok is the identifier (to be disposed of with *toks, *nt). Only the
+ * head of the extent is tokenized and its last character read: an extent
+ * that is a long macro invocation holding many calls is not tokenized again
+ * for each of them. An extent that the head does not settle (an identifier
+ * longer than the head, an extent across files) is tokenized whole. */
+static bool call_shape(lower_ctx *L, CXCursor c, CXToken **toks, unsigned *nt) {
+  enum { HEAD = 128 };
+  CXSourceRange ext = clang_getCursorExtent(c);
+  CXFile fb = NULL, fe = NULL;
+  unsigned ob = 0, oe = 0;
+  clang_getSpellingLocation(clang_getRangeStart(ext), &fb, NULL, NULL, &ob);
+  clang_getSpellingLocation(clang_getRangeEnd(ext), &fe, NULL, NULL, &oe);
+  size_t size = 0;
+  const char *text = fb && fe && clang_File_isEqual(fb, fe) && oe > ob
+                         ? clang_getFileContents(L->ctu, fb, &size)
+                         : NULL;
+  *toks = NULL;
+  *nt = 0;
+  if (text && oe <= size) {
+    if (text[oe - 1] != ')')
+      return false; /* the last token is not ')' */
+    if (oe - ob > HEAD) {
+      CXSourceLocation head_end = clang_getLocationForOffset(L->ctu, fb, ob + HEAD);
+      clang_tokenize(L->ctu, clang_getRange(clang_getRangeStart(ext), head_end), toks, nt);
+      if (*nt >= 2)
+        return clang_getTokenKind((*toks)[0]) == CXToken_Identifier && punct_is(L, (*toks)[1], "(");
+      if (*toks)
+        clang_disposeTokens(L->ctu, *toks, *nt);
+      *toks = NULL;
+      *nt = 0;
+    }
+  }
+  clang_tokenize(L->ctu, ext, toks, nt);
+  return *nt >= 3 && clang_getTokenKind((*toks)[0]) == CXToken_Identifier &&
+         punct_is(L, (*toks)[1], "(") && punct_is(L, (*toks)[*nt - 1], ")");
+}
+
 static wl_expr *lower_undeclared_call(lower_ctx *L, CXCursor c, kids *k) {
   CXToken *toks = NULL;
   unsigned nt = 0;
   wl_expr *e = NULL;
-  clang_tokenize(L->ctu, clang_getCursorExtent(c), &toks, &nt);
-  if (nt >= 3 && clang_getTokenKind(toks[0]) == CXToken_Identifier &&
-      clang_getTokenKind(toks[1]) == CXToken_Punctuation &&
-      clang_getTokenKind(toks[nt - 1]) == CXToken_Punctuation) {
-    CXString open = clang_getTokenSpelling(L->ctu, toks[1]);
-    CXString close = clang_getTokenSpelling(L->ctu, toks[nt - 1]);
-    bool call = strcmp(clang_getCString(open), "(") == 0 && strcmp(clang_getCString(close), ")") == 0;
-    clang_disposeString(open);
-    clang_disposeString(close);
-    if (call) {
-      e = new_expr(L, c, WL_E_CALL);
-      e->name = take(L, clang_getTokenSpelling(L->ctu, toks[0]));
-      e->loc = expansion_loc(L, clang_getTokenLocation(L->ctu, toks[0]));
-      lower_args_from(L, e, k, -1);
-    }
+  if (call_shape(L, c, &toks, &nt)) {
+    e = new_expr(L, c, WL_E_CALL);
+    e->name = take(L, clang_getTokenSpelling(L->ctu, toks[0]));
+    e->loc = expansion_loc(L, clang_getTokenLocation(L->ctu, toks[0]));
+    lower_args_from(L, e, k, -1);
   }
   if (toks)
     clang_disposeTokens(L->ctu, toks, nt);
@@ -2167,6 +2218,7 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
     clang_disposeSourceRangeList(L.skipped);
   free(L.vars);
   free(L.files);
+  wl_hmap_free(&L.file_index);
   free(L.macros);
   clang_disposeTranslationUnit(ctu);
   *out = tu;
