@@ -1,7 +1,7 @@
 /* hmap.h - open-addressing hash maps from a pointer or a NUL-terminated
- * string to a pointer, for the lookups that were linear scans (call linking,
- * rule ids, races by statement). Keys are not copied: they must outlive the
- * map. */
+ * string to a pointer, for lookups that were linear scans (races by
+ * statement, called functions, a TU's files). Keys are not copied: they must
+ * outlive the map. */
 #ifndef WARPLINT_HMAP_H
 #define WARPLINT_HMAP_H
 
