@@ -8,8 +8,11 @@
 # that the output does not depend on -j and that -j2 is faster than -j1 (on 2+
 # cores); exit 1 if not.
 # Usage: scripts/bench.sh [warplint-binary] [min-files (default 240)] [runs (default 3)]
+#        scripts/bench.sh --scaling|--smoke [warplint-binary]   (scripts/bench-scaling.sh)
 set -eu
 cd "$(dirname "$0")/.."
+# --- issue 19: scaling curves and pathological shapes, a separate script ---------
+case "${1:-}" in --scaling | --smoke) exec scripts/bench-scaling.sh "$@" ;; esac
 WL=${1:-build/warplint}
 MIN=${2:-240}
 RUNS=${3:-3}
