@@ -142,7 +142,7 @@ if [ -d "$TREES" ]; then
     commit=$(awk -v t="$t" '$1 == t { print $3 }' "$TREES/README.txt" 2>/dev/null)
     nf=$(find "$TREES/$t" -name '*.cu' | wc -l)
     set -- $(TIMEOUT=${BENCH_TREE_CAP:-300} measure "$WL" "$D/tree.out" -j2 "$TREES/$t")
-    printf '%-14s %-10s %6s %9s %8s %9s\n' "$t" "${commit:-?}" "$nf" "$1" "$2" "$(tail -1 "$D/tree.out" | awk '{ print $1 }')"
+    printf '%-14s %-10s %6s %9s %8s %9s\n' "$t" "${commit:-?}" "$nf" "$1" "$2" "$(grep -c ': warning: \|: error: ' "$D/tree.out")"
   done
 fi
 echo
