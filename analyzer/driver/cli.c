@@ -1446,7 +1446,10 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   } else {
     size_t in_baseline = have_bl ? wl_baseline_filter(&bl, &all) : 0;
     wl_emit_info info = {WARPLINT_VERSION, rc.cwd,     errors, nerrors, analyzed, false, false,
-                         incomplete,       nincomplete};
+                         incomplete,       nincomplete, NULL};
+    /* SARIF: URIs and fingerprints relative to the project root */
+    char *project_root = o.project_root ? wl_canonical_path(o.project_root) : wl_project_root();
+    info.project_root = project_root;
     int wr = 0;
     bool fixes_ok = true, changed = false;
     /* -o: the report is built in memory and written atomically at the end */
@@ -1521,7 +1524,7 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
       failing = changed;
     code = nerrors > 0 || wr != 0 || !fixes_ok || (o.strict && nincomplete > 0) ? WL_EXIT_ERROR
            : failing && !o.exit_zero                                            ? WL_EXIT_FINDINGS
-                                                                                : WL_EXIT_CLEAN;
+                                                                                : WL_EXIT_CLEAN;    free(project_root);
   }
   if (nincomplete > 0 && !o.quiet)
     fprintf(err,

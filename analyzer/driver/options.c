@@ -79,6 +79,8 @@ static const char usage_text[] =
     "                             /usr/local/cuda; --version and -v say which)\n"
     "  --no-cuda-path             parse with the built-in CUDA prelude, whatever is installed\n"
     "                             (the last of --cuda-path and --no-cuda-path counts)\n"
+    "  --project-root DIR         SARIF URIs and fingerprints are relative to DIR (default: the\n"
+    "                             nearest directory above holding .git, else the current one)\n"
     "  --no-pch                   parse the CUDA headers again for every file instead of once\n"
     "                             per run (slower; the findings are the same)\n"
     "  --cuda-arch sm_XY          device architecture for __CUDA_ARCH__ (default: sm_75, or\n"
@@ -194,6 +196,7 @@ enum {
   OPT_CUDA_PATH,
   OPT_NO_CUDA_PATH,
   OPT_NO_PCH,
+  OPT_PROJECT_ROOT,
   OPT_CUDA_ARCH,
   OPT_EXTENSIONS,
   OPT_ENABLE,
@@ -234,6 +237,7 @@ static const struct option long_opts[] = {
     {"cuda-path", required_argument, NULL, OPT_CUDA_PATH},
     {"no-cuda-path", no_argument, NULL, OPT_NO_CUDA_PATH},
     {"no-pch", no_argument, NULL, OPT_NO_PCH},
+    {"project-root", required_argument, NULL, OPT_PROJECT_ROOT},
     {"cuda-arch", required_argument, NULL, OPT_CUDA_ARCH},
     {"arch", required_argument, NULL, OPT_CUDA_ARCH},
     {"extensions", required_argument, NULL, OPT_EXTENSIONS},
@@ -385,6 +389,17 @@ static wl_parse_result take_option(wl_cli_opts *o, int opt, const char *v, bool 
     o->cuda_path = NULL;
     break;
   case OPT_NO_PCH: o->no_pch = true; break;
+  case OPT_PROJECT_ROOT: {
+    struct stat st;
+    if (!need(v, "--project-root needs a directory", err))
+      return WL_ARGS_EXIT_USAGE;
+    if (stat(v, &st) != 0 || !S_ISDIR(st.st_mode)) {
+      fprintf(err, "warplint: --project-root %s: not a directory\n", v);
+      return WL_ARGS_EXIT_USAGE;
+    }
+    o->project_root = v;
+    break;
+  }
   case OPT_LIST_RULES: *list = true; break;
   case OPT_EXPLAIN: return explain(v, out, err);
   case 'v': o->verbose = true; break;

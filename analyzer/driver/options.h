@@ -29,6 +29,7 @@ typedef struct wl_cli_opts {
   const char *cuda_path; /* --cuda-path */
   bool no_cuda_path;     /* --no-cuda-path: the built-in prelude */
   bool no_pch;           /* --no-pch: no shared precompiled headers */
+  const char *project_root; /* --project-root; NULL: wl_project_root() */
   bool version;          /* --version */
   unsigned arch; /* 0: not given */
   bool verbose;

@@ -31,6 +31,9 @@ typedef struct wl_emit_info {
   /* files analyzed only in part (unresolved includes, parse errors) */
   const wl_input_error *incomplete;
   size_t nincomplete;
+  /* canonical project root: SARIF URIs (under %SRCROOT%) and fingerprints use
+   * paths relative to it, however the inputs were spelled; NULL: cwd */
+  const char *project_root;
 } wl_emit_info;
 
 /* Each prints every finding of f (already sorted and de-duplicated) to out.

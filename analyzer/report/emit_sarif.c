@@ -10,6 +10,7 @@
 
 #include "buf.h"
 #include "emit.h"
+#include "paths.h"
 #include "rulecat.h"
 #include "suppress.h"
 
@@ -379,7 +380,62 @@ static struct json_object *invocation_json(const wl_findings *f, const wl_emit_i
   return invs;
 }
 
-int wl_emit_sarif(FILE *out, const wl_findings *f, const wl_emit_info *info) {
+/* A path as the project root sees it: canonical (symlinks, '.' and '..'
+ * resolved) and relative to the root when it lies below it, else absolute.
+ * Kept in `owned`. */
+static char *rooted(const char *path, const char *root, wl_vec *owned) {
+  if (!path)
+    return NULL;
+  char *canon = wl_canonical_path(path);
+  char *rel = wl_relative_path(canon, root);
+  free(canon);
+  wl_vec_push(owned, rel);
+  return rel;
+}
+
+/* The findings with every path (finding, notes, edits) rooted, so that URIs
+ * and fingerprints do not depend on how the inputs were spelled. Shallow
+ * copies; the arrays and strings are in `owned`. */
+static wl_findings rooted_view(const wl_findings *f, const char *root, wl_vec *owned) {
+  wl_findings v = *f;
+  v.v = wl_xcalloc(f->n ? f->n : 1, sizeof *v.v);
+  wl_vec_push(owned, v.v);
+  for (size_t i = 0; i < f->n; i++) {
+    wl_finding *d = &v.v[i];
+    *d = f->v[i];
+    d->file = rooted(d->file, root, owned);
+    if (d->nnotes) {
+      wl_note *notes = wl_xcalloc(d->nnotes, sizeof *notes);
+      wl_vec_push(owned, notes);
+      for (size_t k = 0; k < d->nnotes; k++) {
+        notes[k] = f->v[i].notes[k];
+        notes[k].file = rooted(notes[k].file, root, owned);
+      }
+      d->notes = notes;
+    }
+    if (d->nedits) {
+      wl_edit *edits = wl_xcalloc(d->nedits, sizeof *edits);
+      wl_vec_push(owned, edits);
+      for (size_t k = 0; k < d->nedits; k++) {
+        edits[k] = f->v[i].edits[k];
+        edits[k].file = rooted(edits[k].file, root, owned);
+      }
+      d->edits = edits;
+    }
+  }
+  return v;
+}
+
+int wl_emit_sarif(FILE *out, const wl_findings *all, const wl_emit_info *info) {
+  wl_vec owned = {0};
+  const char *base_dir = info ? info->cwd : NULL;
+  wl_findings view;
+  const wl_findings *f = all;
+  if (info && info->project_root) {
+    view = rooted_view(all, info->project_root, &owned);
+    f = &view;
+    base_dir = info->project_root;
+  }
   const char *version = info && info->tool_version ? info->tool_version : "unknown";
   struct json_object *root = wl_emit_jobject();
   wl_emit_jset(root, "$schema", wl_emit_jstring(SARIF_SCHEMA));
@@ -402,11 +458,11 @@ int wl_emit_sarif(FILE *out, const wl_findings *f, const wl_emit_info *info) {
 
   wl_emit_jset(run, "invocations", invocation_json(f, info));
 
-  if (info && info->cwd && info->cwd[0] == '/') {
+  if (base_dir && base_dir[0] == '/') {
     wl_buf b;
     wl_buf_init(&b);
     wl_buf_puts(&b, "file://");
-    uri_encode(&b, info->cwd);
+    uri_encode(&b, base_dir);
     if (b.data[b.len - 1] != '/')
       wl_buf_putc(&b, '/');
     struct json_object *base = wl_emit_jobject();
@@ -432,5 +488,8 @@ int wl_emit_sarif(FILE *out, const wl_findings *f, const wl_emit_info *info) {
 
   int rc = wl_emit_jwrite(out, root);
   json_object_put(root);
+  for (size_t k = 0; k < owned.n; k++)
+    free(owned.v[k]);
+  wl_vec_free(&owned);
   return rc;
 }
