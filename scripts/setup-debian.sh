@@ -4,7 +4,7 @@
 set -eu
 pkgs="build-essential cmake pkg-config libclang-19-dev libjson-c-dev check"
 if [ "${1:-}" = "--with-test-tools" ]; then
-  pkgs="$pkgs python3 python3-jsonschema time"
+  pkgs="$pkgs python3 python3-jsonschema python3-yaml time clang-tools-14"
 fi
 missing=""
 for p in $pkgs; do
