@@ -1,0 +1,86 @@
+/* lower.h - what the files of the frontend's lowering share (parse.c,
+ * lower.c, instances.c): the lowering context and the functions each file
+ * exports to the others (lower_, inst_, parse_). Nothing outside
+ * frontend/ includes it. */
+#ifndef WARPLINT_LOWER_H
+#define WARPLINT_LOWER_H
+
+#include <clang-c/Index.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "hmap.h"
+#include "parse.h"
+
+/* ------------------------------------------------------------------------ */
+/* Lowering context                                                         */
+
+typedef struct var_slot {
+  CXCursor key; /* canonical declaration */
+  unsigned hash;
+  wl_var *var;
+} var_slot;
+
+typedef struct file_name {
+  CXFile file;
+  const char *name;
+  bool main, prelude, system;
+  bool has_code; /* a function body or a macro definition used by code */
+} file_name;
+
+typedef struct macro_exp {
+  const char *file;    /* interned name of the file of the expansion */
+  unsigned begin, end; /* offsets in that file */
+  const char *name;
+} macro_exp;
+
+typedef struct lower_ctx {
+  wl_tu *tu;
+  CXTranslationUnit ctu;
+  CXFile main_file;
+  const char *main_text;
+  size_t main_len;
+  var_slot *vars;
+  size_t nvars, capvars;
+  file_name *files;
+  size_t nfiles, capfiles;
+  wl_hmap file_index; /* CXFile -> index in files + 1 */
+  macro_exp *macros;
+  size_t nmacros, capmacros;
+  wl_vec funcs;   /* wl_func* */
+  wl_vec globals; /* wl_var* */
+  wl_vec calls;   /* wl_expr* (CALL) to link to callees */
+  wl_vec insts;   /* seen_inst*: instantiations of function templates */
+  wl_func *cur_func;
+  CXSourceRangeList *skipped; /* preprocessor-skipped ranges of the main file (lazy) */
+  bool skipped_done;
+  unsigned depth; /* nesting of the statement or expression being lowered */
+  bool too_deep;  /* it passed WL_MAX_NESTING: the function is left out */
+  wl_vec notices; /* wl_parse_diag*: what was not lowered */
+} lower_ctx;
+
+/* An instantiation of a function template: its template's USR and arguments. */
+typedef struct seen_inst {
+  const char *usr;
+  unsigned n;
+  long long vals[16];
+  unsigned char known[16];
+} seen_inst;
+
+static inline wl_arena *A(lower_ctx *L) { return &L->tu->arena; }
+
+/* lower.c */
+char *lower_take(lower_ctx *L, CXString s);
+wl_loc lower_expansion_loc(lower_ctx *L, CXSourceLocation sl);
+enum CXChildVisitResult lower_macro_visitor(CXCursor c, CXCursor parent, CXClientData d);
+void lower_decls(lower_ctx *L, CXCursor parent, unsigned tmpl);
+int lower_cmp_macro(const void *a, const void *b);
+int lower_cmp_func(const void *a, const void *b);
+void lower_link_calls(lower_ctx *L);
+
+/* instances.c */
+void inst_note_instantiation(lower_ctx *L, CXCursor spec, CXCursor tmpl);
+void inst_scan_explicit_instantiations(lower_ctx *L);
+void inst_link_instantiations(lower_ctx *L);
+
+#endif
