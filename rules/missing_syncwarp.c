@@ -256,6 +256,17 @@ void wl_rule_missing_syncwarp(wl_rule_ctx *ctx) {
   if (!ctx->an)
     return;
   const wl_smem *sm = wl_an_smem(ctx->an);
+  for (size_t i = 0; i < wl_smem_nexhausted(sm); i++) {
+    const wl_func *f = wl_smem_exhausted_at(sm, i);
+    char msg[512];
+    snprintf(msg, sizeof msg,
+             "missing-syncwarp: the shared-memory analysis of '%s' stopped at its work budget; "
+             "races past that point are not reported",
+             f->name ? f->name : "");
+    wl_findings_add_notice(ctx->out,
+                           wl_tu_in_main(ctx->tu, f->loc) ? ctx->display_path : f->loc.file,
+                           f->loc.line, f->loc.col, msg);
+  }
   size_t n = wl_smem_nraces(sm);
   race_index x;
   index_races(&x, sm);

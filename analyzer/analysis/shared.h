@@ -108,5 +108,11 @@ const wl_smem_access *wl_smem_access_at(const wl_smem *sm, size_t i);
 bool wl_smem_is_shared(const wl_smem *sm, const wl_expr *e);
 /* Whether the analysis gave up on some function (work budget): races may be missing. */
 bool wl_smem_incomplete(const wl_smem *sm);
+/* The functions whose analysis stopped at its work budget (steps, scans):
+ * the races found up to there are kept (each was found on a path executed
+ * up to that point, which a later statement cannot make safe), the rest of
+ * the function is not analyzed. */
+size_t wl_smem_nexhausted(const wl_smem *sm);
+const wl_func *wl_smem_exhausted_at(const wl_smem *sm, size_t i);
 
 #endif

@@ -112,4 +112,13 @@ PY
 contains "$T/check" "^ok" "2,000 findings on one line: 2,000 distinct fingerprints within the time limit"
 expect_exit 1 -- timeout 60 "$WL" --format=sarif "$T/oneline.cu"
 
+# --- work budgets: pathological shapes end in well under their old minutes ----
+python3 -c "import sys; sys.stdout.write('__global__ void k(float *o) { __shared__ float s[256];\n' + ''.join('for (int i%d = 0; i%d < 2; i%d++) {\n' % (i, i, i) for i in range(200)) + 's[threadIdx.x] = 1; o[0] = s[threadIdx.x ^ 1];\n' + '}' * 200 + '\n}\n')" >"$T/for200.cu"
+expect_exit 0 -- timeout 60 "$WL" --format=json "$T/for200.cu"
+contains "$T/err" "the shared-memory analysis of 'k' stopped at its work budget" "200 nested loops: budget notice"
+contains "$T/out" '"notices"' "200 nested loops: the notice is in JSON"
+python3 -c "import sys; sys.stdout.write('__global__ void k(float *o) { __shared__ float s[2048];\n' + ''.join('s[threadIdx.x + %d] = s[threadIdx.x + %d] + 1;\n' % (i % 64, (i + 1) % 64) for i in range(1000)) + 'o[threadIdx.x] = s[threadIdx.x];\n}\n')" >"$T/acc1000.cu"
+expect_exit 1 -- timeout 60 "$WL" "$T/acc1000.cu"
+contains "$T/err" "^1001 findings" "1,000 unsynchronized accesses: every statement reported"
+
 finish robust

@@ -62,6 +62,7 @@ void wl_smem_free(wl_smem *sm) {
   free(sm->accs);
   free(sm->slots);
   free(sm->rslots);
+  wl_vec_free(&sm->exhausted);
   free(sm);
 }
 
@@ -82,3 +83,7 @@ bool wl_smem_is_shared(const wl_smem *sm, const wl_expr *e) {
 }
 
 bool wl_smem_incomplete(const wl_smem *sm) { return sm->incomplete; }
+
+size_t wl_smem_nexhausted(const wl_smem *sm) { return sm->exhausted.n; }
+
+const wl_func *wl_smem_exhausted_at(const wl_smem *sm, size_t i) { return sm->exhausted.v[i]; }

@@ -119,7 +119,15 @@ typedef struct assigned {
   const wl_var *v[64];
   unsigned n;
   bool overflow;
+  unsigned long nodes; /* IR nodes of the loop (statements and expressions) */
 } assigned;
+
+/* Charges a scan of n IR nodes to the function's scan budget. */
+static void charge_scan(ctx *c, unsigned long n) {
+  c->scanned += n;
+  if (c->scanned > SCAN_BUDGET)
+    c->exhausted = true;
+}
 
 static void add_assigned(assigned *as, const wl_var *v) {
   if (!v)
@@ -142,6 +150,7 @@ static const wl_var *ref_var(const wl_expr *e) {
 static bool collect_assigned_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
   (void)in;
   assigned *as = ud;
+  as->nodes++;
   if (e->kind == WL_E_BINARY && wl_binop_is_assign(e->op) && e->nargs == 2)
     add_assigned(as, ref_var(e->args[0]));
   else if (e->kind == WL_E_UNARY && e->nargs == 1 &&
@@ -156,18 +165,20 @@ static bool collect_assigned_expr(const wl_expr *e, const wl_stmt *in, void *ud)
 }
 
 static bool collect_assigned_stmt(const wl_stmt *s, void *ud) {
+  ((assigned *)ud)->nodes++;
   if (s->kind == WL_S_ASM)
     for (unsigned i = 0; i < s->nkids; i++)
       add_assigned(ud, ref_var(s->kids[i]->expr));
   return true;
 }
 
-static void collect_assigned(const wl_stmt *loop, assigned *as) {
+static void collect_assigned(ctx *c, const wl_stmt *loop, assigned *as) {
   memset(as, 0, sizeof *as);
   wl_visitor v = {collect_assigned_stmt, collect_assigned_expr, as, false};
   wl_walk_stmt(loop->then_s, &v);
   wl_walk_expr(loop->expr, loop, &v);
   wl_walk_expr(loop->inc, loop, &v);
+  charge_scan(c, as->nodes + 1);
 }
 
 typedef enum vclass { K_UNIFORM, K_UNKNOWN, K_INDUCTION, K_CYCLE } vclass;
@@ -251,6 +262,7 @@ static void classify(ctx *c, const state *entry, const wl_stmt *s, const assigne
   for (unsigned i = 0; i < as->n; i++) {
     loopvar *x = &lv[i];
     x->var = as->v[i];
+    charge_scan(c, as->nodes + 1); /* the scan of the body for this variable */
     x->entry = smd_st_get(c, entry, x->var);
     x->lo = -WL_INF;
     x->hi = WL_INF;
@@ -438,7 +450,7 @@ static bool try_unroll(ctx *c, state *st, const wl_stmt *s) {
     smd_join_into(c, &cur, &fr.brk);
   if (mixed) {
     assigned as;
-    collect_assigned(s, &as);
+    collect_assigned(c, s, &as);
     for (unsigned i = 0; i < as.n; i++)
       smd_st_set(&cur, as.v[i], smd_vunk(false));
   }
@@ -499,7 +511,7 @@ static unsigned find_cycle(ctx *c, const state *st, const wl_stmt *s, loopvar *l
  * what the first left pending (a write in iteration i, a read in i + 1). */
 static void loop_general(ctx *c, state *st, const wl_stmt *s) {
   assigned as;
-  collect_assigned(s, &as);
+  collect_assigned(c, s, &as);
   loopvar *lv = wl_arena_alloc(&c->ar, (as.n + 1) * sizeof *lv);
   classify(c, st, s, &as, lv);
   /* which "uniform" variables stay uniform through an iteration (each round

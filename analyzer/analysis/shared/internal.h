@@ -19,6 +19,11 @@
 #define STEP_BUDGET 150000    /* statements executed per analyzed function */
 #define UNROLL_BUDGET 20000   /* statements one unrolling attempt may take */
 #define PAIR_BUDGET 8000000UL /* lane pairs examined per analyzed function */
+/* IR nodes visited by the scans of loop bodies (assigned variables, update
+ * forms) per analyzed function: each loop entry scans its body, so nested
+ * loops would cost (depth x body) per entry without it (200 nested for loops
+ * took 34 s) */
+#define SCAN_BUDGET 20000000UL
 #define MAX_PENDING 512       /* accesses remembered since the last barrier on a path */
 
 struct wl_smem {
@@ -31,6 +36,7 @@ struct wl_smem {
   size_t *rslots; /* open addressing over races by pair of expressions */
   size_t nrslots, nrused;
   bool incomplete;
+  wl_vec exhausted; /* const wl_func*: roots whose analysis ran out of its work budget */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -172,7 +178,7 @@ typedef struct ctx {
   const iteration *iter;
   bool record;
   unsigned seq;
-  unsigned long steps, step_limit, pairs;
+  unsigned long steps, step_limit, pairs, scanned;
   bool exhausted;
   frame *loops[MAX_LOOP_NEST];
   unsigned nloops;

@@ -203,8 +203,14 @@ static void analyze_root_as(wl_smem *sm, const wl_tu *tu, const wl_func *f, cons
   smd_st_init(&st);
   st.live = true;
   smx_exec_stmt(&c, &st, f->body);
-  if (c.exhausted)
+  if (c.exhausted) {
     sm->incomplete = true;
+    bool listed = false;
+    for (size_t i = 0; i < sm->exhausted.n && !listed; i++)
+      listed = sm->exhausted.v[i] == f;
+    if (!listed)
+      wl_vec_push(&sm->exhausted, (void *)f);
+  }
   smd_st_free(&st);
   smd_st_free(&fr.ret);
   wl_vec_free(&c.strings);
