@@ -1,7 +1,19 @@
 #!/bin/sh
-# Builds warplint with warnings as errors and runs every test (ctest).
+# Builds warplint with warnings as errors and runs every test (ctest), then
+# builds the ASan+UBSan configuration in build-asan/ and runs the whole suite
+# again under it (the fuzz target's replay over tests/fuzz/regressions/,
+# fixtures/ and examples/ included). WARPLINT_SKIP_SANITIZE=1 skips the second
+# pass. LeakSanitizer ignores only libclang's own leaks
+# (tests/sanitizers/lsan.supp).
 set -eu
 cd "$(dirname "$0")/.."
 WARPLINT_CMAKE_ARGS="-DWARPLINT_WERROR=ON ${WARPLINT_CMAKE_ARGS:-}" scripts/build.sh --with-test-tools
-cd build
-ctest --output-on-failure -j "$(nproc)"
+(cd build && ctest --output-on-failure -j "$(nproc)")
+[ "${WARPLINT_SKIP_SANITIZE:-0}" = 1 ] && exit 0
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWARPLINT_WERROR=ON -DWARPLINT_SANITIZE=ON >/dev/null
+cmake --build build-asan -j "$(nproc)"
+cd build-asan
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+  LSAN_OPTIONS="suppressions=$(cd .. && pwd)/tests/sanitizers/lsan.supp:print_suppressions=0" \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --output-on-failure -j "$(nproc)"
