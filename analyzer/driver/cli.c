@@ -530,6 +530,16 @@ static void header_roots(run_ctx *rc) {
     free(d);
     free(canon);
   }
+  /* the projects of the database's files (a database kept outside the tree) */
+  for (size_t i = 0; rc->have_db && i < rc->db.n; i++) {
+    char *d = dir_of(rc->db.v[i].file);
+    bool known = false;
+    for (size_t k = 0; k < rc->roots.n && !known; k++)
+      known = under_dir(d, rc->roots.v[k]);
+    if (!known)
+      add_root_and_tree(rc, d);
+    free(d);
+  }
   if (o->cuda_path)
     rc->cuda_canon = wl_canonical_path(o->cuda_path);
 }

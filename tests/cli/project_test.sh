@@ -39,6 +39,13 @@ grep -v 'unused.cuh' "$T/p.s" >"$T/p-no-vote.s"
 same "$T/i.s" "$T/p-no-vote.s" "-p differs from -I (beyond -DUSE_VOTE)"
 contains "$T/p.txt" "^include/unused.cuh:4:.*__ballot" "-p: -DUSE_VOTE of src/c.cu reaches its header"
 
+# a database kept outside the tree: the headers of its files' project are reported
+mkdir "$T/elsewhere"
+cp build/compile_commands.json "$T/elsewhere/"
+expect_exit 1 -- "$WL" -p "$T/elsewhere"
+strip "$T/out" >"$T/else.s"
+same "$T/p.s" "$T/else.s" "-p with the database outside the tree differs"
+
 # --- headers: reported once, however many files include them ----------------
 count_is "$T/p.txt" "^include/reduce.cuh:6:12: warning" 1 "a.cu and b.cu include reduce.cuh: once"
 count_is "$T/p.txt" "^src/.*__shfl_down" 0 "the macro is not reported at its expansions"
