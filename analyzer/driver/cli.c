@@ -530,6 +530,10 @@ static void header_roots(run_ctx *rc) {
     free(d);
     free(canon);
   }
+  /* the project of the working directory (nearest .git, else the directory) */
+  char *cwd_root = wl_project_root();
+  add_root(rc, cwd_root);
+  free(cwd_root);
   /* the projects of the database's files (a database kept outside the tree) */
   for (size_t i = 0; rc->have_db && i < rc->db.n; i++) {
     char *d = dir_of(rc->db.v[i].file);
