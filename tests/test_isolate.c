@@ -1,7 +1,8 @@
 /* test_isolate.c - worker processes (isolate.h): every job's findings come
  * back whole (notes, edits, notices, a NULL suggestion), a job whose worker
  * crashes (SIGSEGV, abort, exit) becomes an error naming the signal while the
- * other jobs keep their findings, and the jobs not to do are never run. */
+ * other jobs keep their findings, a job past --file-timeout is stopped, and
+ * the jobs not to do are never run. */
 #include <check.h>
 #include <signal.h>
 #include <stdio.h>
@@ -70,7 +71,7 @@ START_TEST(test_crashes_lose_one_job) {
     wl_findings_init(&r.f[i]);
   bool todo[NJOBS] = {true, false, true, true, true, true, true};
   wl_vec ids = {0};
-  wl_iso_opts o = {NJOBS, todo, _i + 1, (size_t)64 << 20, run, done, &r, &ids};
+  wl_iso_opts o = {NJOBS, todo, _i + 1, (size_t)64 << 20, run, done, &r, &ids, 0};
   ck_assert(wl_isolate_run(&o));
   ck_assert_int_eq(r.calls[1], 0); /* not to do */
   for (size_t i = 0; i < NJOBS; i++) {
@@ -113,10 +114,53 @@ START_TEST(test_crashes_lose_one_job) {
 }
 END_TEST
 
+/* job 1 never ends (a parse blocked on a FIFO); the others report at once. */
+static void run_hang(size_t i, void **state, wl_findings *out, wl_iso_result *res, void *ud) {
+  (void)state, (void)ud;
+  if (i == 1)
+    for (;;)
+      pause();
+  res->meta[0] = 1;
+  res->meta[1] = 0xfedcba9876543210ULL;
+  res->meta[2] = i;
+  wl_findings_add(out, wl_rules[0].id, WL_SEV_ERROR, "a.cu", (unsigned)i + 1, 1, 0, 0, "x");
+}
+
+/* --file-timeout: the job past the limit is killed and becomes an error; the
+ * other jobs (before and after it, on the same or another worker) report. */
+START_TEST(test_timeout_stops_one_job) {
+  results r;
+  memset(&r, 0, sizeof r);
+  for (size_t i = 0; i < NJOBS; i++)
+    wl_findings_init(&r.f[i]);
+  bool todo[NJOBS] = {true, true, true, true, false, false, false};
+  wl_vec ids = {0};
+  wl_iso_opts o = {NJOBS, todo, _i + 1, (size_t)64 << 20, run_hang, done, &r, &ids, 1};
+  ck_assert(wl_isolate_run(&o));
+  for (size_t i = 0; i < 4; i++) {
+    ck_assert_int_eq(r.calls[i], 1);
+    if (i == 1) {
+      ck_assert_ptr_nonnull(r.error[i]);
+      ck_assert_ptr_nonnull(strstr(r.error[i], "took longer than 1 s (--file-timeout)"));
+      ck_assert_uint_eq(r.f[i].n, 0);
+    } else {
+      ck_assert_ptr_null(r.error[i]);
+      ck_assert_uint_eq(r.f[i].n, 1);
+    }
+  }
+  for (size_t i = 0; i < NJOBS; i++) {
+    wl_findings_free(&r.f[i]);
+    free(r.error[i]);
+  }
+  wl_vec_free(&ids);
+}
+END_TEST
+
 Suite *wl_suite_isolate(void) {
   Suite *s = suite_create("isolate");
   TCase *tc = tcase_create("isolate");
   tcase_add_loop_test(tc, test_crashes_lose_one_job, 0, 3); /* 1, 2 and 3 workers */
+  tcase_add_loop_test(tc, test_timeout_stops_one_job, 0, 2); /* 1 and 2 workers */
   suite_add_tcase(s, tc);
   return s;
 }

@@ -920,7 +920,8 @@ static void run_all(run_ctx *rc, long nthreads, bool headers) {
   if (nthreads < 1)
     nthreads = 1;
   wl_iso_opts io = {rc->njobs, todo,     nthreads, WL_THREAD_STACK,
-                    iso_run,   iso_done, &rs,      &rc->rule_ids};
+                    iso_run,   iso_done, &rs,      &rc->rule_ids,
+                    rc->o->file_timeout};
   if (rs.total == 0 || wl_isolate_run(&io)) {
     free(todo);
     if (rs.progress)

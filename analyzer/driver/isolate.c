@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -309,7 +310,8 @@ typedef struct slot {
   int cmd, res;
   bool busy;
   size_t job;
-  wl_buf in; /* bytes read, not yet a whole result */
+  struct timespec since; /* when the job was sent (CLOCK_MONOTONIC) */
+  wl_buf in;             /* bytes read, not yet a whole result */
 } slot;
 
 static bool start_worker(const wl_iso_opts *o, slot *s, slot *all, long n) {
@@ -413,7 +415,64 @@ static bool send_job(slot *s, size_t job) {
     x[i] = (char)(unsigned char)((uint64_t)job >> (8 * i));
   s->busy = true;
   s->job = job;
+  clock_gettime(CLOCK_MONOTONIC, &s->since);
   return write_all(s->cmd, x, sizeof x);
+}
+
+/* Milliseconds job s has been running. */
+static long long busy_ms(const slot *s, const struct timespec *now) {
+  return (long long)(now->tv_sec - s->since.tv_sec) * 1000 +
+         (now->tv_nsec - s->since.tv_nsec) / 1000000;
+}
+
+/* poll's timeout: until the first busy job reaches the limit (-1: none). */
+static int poll_timeout(const wl_iso_opts *o, const slot *slots, long n) {
+  if (o->timeout_s <= 0)
+    return -1;
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  long long limit = (long long)o->timeout_s * 1000, wait = -1;
+  for (long i = 0; i < n; i++)
+    if (slots[i].pid > 0 && slots[i].busy) {
+      long long left = limit - busy_ms(&slots[i], &now);
+      if (left < 0)
+        left = 0;
+      if (wait < 0 || left < wait)
+        wait = left;
+    }
+  return wait < 0 ? -1 : (int)(wait > 60000 ? 60000 : wait);
+}
+
+/* Kills the workers whose job has run past the limit; their jobs become
+ * input errors. Returns how many jobs ended so. */
+static size_t expire_jobs(const wl_iso_opts *o, slot *slots, long n) {
+  if (o->timeout_s <= 0)
+    return 0;
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  size_t ended = 0;
+  for (long i = 0; i < n; i++) {
+    slot *s = &slots[i];
+    if (s->pid == 0 || !s->busy || busy_ms(s, &now) < (long long)o->timeout_s * 1000)
+      continue;
+    kill(s->pid, SIGKILL);
+    stop_worker(s, NULL);
+    s->busy = false;
+    s->in.len = 0;
+    char msg[256];
+    snprintf(msg, sizeof msg,
+             "the analysis of this file took longer than %ld s (--file-timeout) and was "
+             "stopped; it was not analyzed, the other files were",
+             o->timeout_s);
+    wl_findings none;
+    wl_findings_init(&none);
+    wl_iso_result res;
+    memset(&res, 0, sizeof res);
+    res.error = wl_xstrdup(msg);
+    o->done(s->job, &none, &res, o->ud);
+    ended++;
+  }
+  return ended;
 }
 
 bool wl_isolate_run(const wl_iso_opts *o) {
@@ -465,11 +524,13 @@ bool wl_isolate_run(const wl_iso_opts *o) {
       }
     if (np == 0)
       break;
-    if (poll(pf, np, -1) < 0) {
-      if (errno == EINTR)
-        continue;
+    int ready = poll(pf, np, poll_timeout(o, slots, n));
+    if (ready < 0 && errno != EINTR)
       break;
-    }
+    size_t expired = expire_jobs(o, slots, n);
+    running -= expired;
+    if (ready <= 0 || expired)
+      continue;
     for (long i = 0; i < n; i++) {
       slot *s = &slots[i];
       if (s->pid == 0)

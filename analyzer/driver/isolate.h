@@ -38,6 +38,8 @@ typedef struct wl_iso_opts {
   wl_iso_done_fn done;
   void *ud;
   wl_vec *rule_ids; /* char*: rule ids that are not registered rules, kept alive by the caller */
+  long timeout_s;   /* a job still running after this many seconds is killed and becomes an
+                       input error (a parse that hangs: an #include of a FIFO); 0: no limit */
 } wl_iso_opts;
 
 /* Runs every job to do. False when no worker could be started at all (then

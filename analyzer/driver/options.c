@@ -109,6 +109,8 @@ static const char usage_text[] =
     "Other:\n"
     "  -j N, --jobs=N             analyze N files in parallel (default: number of cores);\n"
     "                             the output does not depend on N\n"
+    "  --file-timeout=SECONDS     stop the analysis of a file that takes longer (it is\n"
+    "                             reported as not analyzed, exit 2; default 300, 0: no limit)\n"
     "  -v, --verbose              say what could not be resolved while parsing, which\n"
     "                             include directories were inferred, which compile flags\n"
     "                             were dropped and which files were excluded\n"
@@ -206,6 +208,7 @@ enum {
   OPT_STRICT,
   OPT_STATISTICS,
   OPT_STDIN_FILENAME,
+  OPT_FILE_TIMEOUT,
 };
 
 /* --format's names, in the order of wl_out_format */
@@ -244,6 +247,7 @@ static const struct option long_opts[] = {
     {"enable", required_argument, NULL, OPT_ENABLE},
     {"disable", required_argument, NULL, OPT_DISABLE},
     {"jobs", required_argument, NULL, 'j'},
+    {"file-timeout", required_argument, NULL, OPT_FILE_TIMEOUT},
     {"output", required_argument, NULL, 'o'},
     {"quiet", no_argument, NULL, 'q'},
     {"statistics", no_argument, NULL, OPT_STATISTICS},
@@ -282,6 +286,9 @@ static void missing_value(int opt, const char *arg, FILE *err) {
   case 'j': fputs("warplint: -j needs a number of jobs between 1 and 1024\n", err); break;
   case 'o': fputs("warplint: -o needs a file\n", err); break;
   case OPT_STDIN_FILENAME: fputs("warplint: --stdin-filename needs a file name\n", err); break;
+  case OPT_FILE_TIMEOUT:
+    fputs("warplint: --file-timeout needs a number of seconds (0: no limit)\n", err);
+    break;
   default: fprintf(err, "warplint: %s needs an argument\n", arg); break;
   }
 }
@@ -533,6 +540,17 @@ static wl_parse_result take_option(wl_cli_opts *o, int opt, const char *v, bool 
     o->jobs = n;
     break;
   }
+  case OPT_FILE_TIMEOUT: {
+    char *end = NULL;
+    long n = strtol(v, &end, 10);
+    if (!*v || *end || n < 0 || n > 86400) {
+      fputs("warplint: --file-timeout needs a number of seconds between 0 (no limit) and 86400\n",
+            err);
+      return WL_ARGS_EXIT_USAGE;
+    }
+    o->file_timeout = n;
+    break;
+  }
   case 'I':
   case 'D':
   case 'U': {
@@ -556,6 +574,7 @@ wl_parse_result wl_cli_parse(int argc, char **argv, wl_cli_opts *o, FILE *out, F
   o->fail_on = WL_SEV_NOTE;
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   o->jobs = ncpu > 0 ? ncpu : 1;
+  o->file_timeout = WL_DEFAULT_FILE_TIMEOUT;
   bool list = false;
   /* getopt_long keeps its state in libc's optind/optarg/optopt: 0 makes it
    * start over, so that a second parse in one process works too. */

@@ -17,6 +17,10 @@ typedef enum wl_out_format {
   WL_FMT_GITLAB, /* GitLab Code Quality */
   WL_FMT_JUNIT,
 } wl_out_format;
+/* --file-timeout's default: a file whose parse and analysis take longer is
+ * stopped and reported as not analyzed (exit 2), so no input hangs a run. */
+#define WL_DEFAULT_FILE_TIMEOUT 300
+
 typedef enum wl_color_mode { WL_COLOR_AUTO, WL_COLOR_ALWAYS, WL_COLOR_NEVER } wl_color_mode;
 
 typedef struct wl_cli_opts {
@@ -34,6 +38,7 @@ typedef struct wl_cli_opts {
   unsigned arch; /* 0: not given */
   bool verbose;
   long jobs;
+  long file_timeout; /* --file-timeout seconds per file (0: none) */
   bool enable_given;          /* --enable: only the rules in enable[] */
   bool *enable;               /* per rule */
   bool *disable;              /* per rule */

@@ -121,4 +121,15 @@ python3 -c "import sys; sys.stdout.write('__global__ void k(float *o) { __shared
 expect_exit 1 -- timeout 60 "$WL" "$T/acc1000.cu"
 contains "$T/err" "^1001 findings" "1,000 unsynchronized accesses: every statement reported"
 
+# --- a parse that never ends (an #include of a FIFO) is stopped by --file-timeout
+mkdir -p "$T/hangdir"
+mkfifo "$T/hangdir/pipe.h"
+printf '#include "pipe.h"\n%s\n' "$GOOD" >"$T/hangdir/hang.cu"
+printf '%s\n' "$GOOD" >"$T/hangdir/ok.cu"
+expect_exit 2 -- timeout 60 "$WL" --format=json --file-timeout=2 "$T/hangdir/ok.cu" "$T/hangdir/hang.cu"
+contains "$T/err" "hang.cu: the analysis of this file took longer than 2 s (--file-timeout)" "FIFO include: the file is stopped and named"
+contains "$T/out" '"legacy-intrinsic"' "FIFO include: the other file's finding is reported"
+expect_exit 2 -- "$WL" --file-timeout=-1 "$T/hangdir/ok.cu"
+contains "$T/err" "file-timeout needs a number of seconds" "--file-timeout rejects a negative value"
+
 finish robust
