@@ -283,11 +283,10 @@ void wl_rule_missing_syncwarp(wl_rule_ctx *ctx) {
     if (r->second.space == WL_MEM_SHARED)
       snprintf(what, sizeof what, "shared-memory race");
     else
-      snprintf(what, sizeof what,
-               "race through parameter '%s' (memory of a space not known here)",
+      snprintf(what, sizeof what, "race through parameter '%s' (memory of a space not known here)",
                r->second.storage && r->second.storage->name ? r->second.storage->name : "?");
-    wl_finding *fd = wl_report_expr(ctx, RULE, r->second.expr, "%s between lanes of a warp: %s%s",
-                                    what, msg,
+    wl_finding *fd = wl_report_expr(
+        ctx, RULE, r->second.expr, "%s between lanes of a warp: %s%s", what, msg,
         vol ? "; 'volatile' does not make this safe on sm_70 and later, where the lanes of a "
               "warp are scheduled independently"
             : "");

@@ -111,13 +111,13 @@ static const struct {
      ".warplint:2: clang-args: '-Xclang' is not allowed: it passes arguments to clang's internals"},
     {"clang-args = -H\n", ".warplint:1: clang-args: '-H' is not allowed: it writes"},
     {"clang-args = -fplugin=/tmp/evil.so\n", ".warplint:1: clang-args: '-fplugin=/tmp/evil.so' is "
-                                               "not allowed: it loads code"},
+                                             "not allowed: it loads code"},
     {"clang-args = -load evil.so\n", ".warplint:1: clang-args: '-load' is not allowed"},
     {"clang-args = -MD -MF dep.d\n", ".warplint:1: clang-args: '-MD' is not allowed: it writes"},
     {"clang-args = -o out\n", ".warplint:1: clang-args: '-o' is not allowed: it writes a file"},
     {"clang-args = @args.rsp\n", ".warplint:1: clang-args: '@args.rsp' is not allowed: response"},
     {"clang-args = --serialize-diagnostics d\n", ".warplint:1: clang-args: "
-                                                  "'--serialize-diagnostics' is not allowed"},
+                                                 "'--serialize-diagnostics' is not allowed"},
     {"clang-args = -Wp,-MD,dep.d\n", ".warplint:1: clang-args: '-Wp,-MD,dep.d' is not allowed"},
     {"clang-args = -mllvm -x\n", ".warplint:1: clang-args: '-mllvm' is not allowed"},
     {"clang-args = -include-pch x.pch\n", ".warplint:1: clang-args: '-include-pch' is not allowed"},
@@ -125,7 +125,7 @@ static const struct {
     {"clang-args = extra.cu\n", ".warplint:1: clang-args: 'extra.cu' is not allowed: not a flag"},
     {"clang-args = -x 'c++;rm'\n", ".warplint:1: clang-args: '-x' is not allowed: not a language"},
     {"clang-args = --cuda-gpu-arch=sm_80\n", ".warplint:1: clang-args: '--cuda-gpu-arch=sm_80' is "
-                                               "not allowed: set the architecture with"},
+                                             "not allowed: set the architecture with"},
     {"clang-args = [\"-DA\", \"-Xclang\", \"-load\"]\n", ".warplint:1: clang-args: '-Xclang'"},
 };
 

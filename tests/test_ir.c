@@ -313,12 +313,13 @@ END_TEST
  * shows: explicit instantiations (read from the text, libclang skips them)
  * and calls or launches naming the arguments; duplicates once. */
 START_TEST(test_template_instantiations) {
-  wl_tu *tu = parse_src("template <typename T, int W> __global__ void k(T *p) { p[0] = W; }\n"
-                        "template __global__ void k<float, 4>(float *);\n"
-                        "// template __global__ void k<float, 99>(float *);\n"
-                        "template __global__ void k<int, 0x10u>(int *);\n"
-                        "void go(float *f) { k<float, 8><<<1, 32>>>(f); k<float, 4><<<1, 32>>>(f); }\n"
-                        "template <int N> __device__ int g() { return N; }\n");
+  wl_tu *tu =
+      parse_src("template <typename T, int W> __global__ void k(T *p) { p[0] = W; }\n"
+                "template __global__ void k<float, 4>(float *);\n"
+                "// template __global__ void k<float, 99>(float *);\n"
+                "template __global__ void k<int, 0x10u>(int *);\n"
+                "void go(float *f) { k<float, 8><<<1, 32>>>(f); k<float, 4><<<1, 32>>>(f); }\n"
+                "template <int N> __device__ int g() { return N; }\n");
   const wl_func *k = NULL, *g = NULL;
   for (unsigned i = 0; i < tu->nfuncs; i++) {
     if (strcmp(tu->funcs[i]->name, "k") == 0)
@@ -349,8 +350,8 @@ END_TEST
  * doubling with every `<<` (a 60-level chain: 2^60). */
 START_TEST(test_operator_chain_linear) {
   char src[4096];
-  size_t n = (size_t)snprintf(src, sizeof src,
-                              "struct S { S &operator<<(int); };\nvoid f(S &s) { s");
+  size_t n =
+      (size_t)snprintf(src, sizeof src, "struct S { S &operator<<(int); };\nvoid f(S &s) { s");
   for (int i = 0; i < 60; i++)
     n += (size_t)snprintf(src + n, sizeof src - n, " << %d", i);
   snprintf(src + n, sizeof src - n, "; }\n");
@@ -374,7 +375,8 @@ END_TEST
 /* glibc's uint/ushort/ulong, which nvcc's headers bring in on Linux: legacy
  * kernels that use them parse without errors (else their bodies are lost). */
 START_TEST(test_glibc_short_type_names) {
-  wl_tu *tu = parse_src("__global__ void k(uint *a, ushort b, ulong c) { a[threadIdx.x] = b + c; }\n");
+  wl_tu *tu =
+      parse_src("__global__ void k(uint *a, ushort b, ulong c) { a[threadIdx.x] = b + c; }\n");
   ck_assert_uint_eq(tu->ndiags, 0);
   ck_assert_ptr_nonnull(func(tu, "k")->body);
   wl_tu_free(tu);

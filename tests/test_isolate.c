@@ -159,7 +159,7 @@ END_TEST
 Suite *wl_suite_isolate(void) {
   Suite *s = suite_create("isolate");
   TCase *tc = tcase_create("isolate");
-  tcase_add_loop_test(tc, test_crashes_lose_one_job, 0, 3); /* 1, 2 and 3 workers */
+  tcase_add_loop_test(tc, test_crashes_lose_one_job, 0, 3);  /* 1, 2 and 3 workers */
   tcase_add_loop_test(tc, test_timeout_stops_one_job, 0, 2); /* 1 and 2 workers */
   suite_add_tcase(s, tc);
   return s;

@@ -143,26 +143,27 @@ START_TEST(test_storage_through_references_and_calls) {
 END_TEST
 
 START_TEST(test_warp_reduce_interprocedural) {
-  fixture fx = analyze("__device__ void warpReduce(volatile float *sdata, unsigned tid) {\n" /* 1 */
-                       "  sdata[tid] += sdata[tid + 32];\n"                                  /* 2 */
-                       "  sdata[tid] += sdata[tid + 16];\n"                                  /* 3 */
-                       "  sdata[tid] += sdata[tid + 8];\n"                                   /* 4 */
-                       "}\n"                                                                 /* 5 */
-                       "__global__ void reduce(const float *in, float *out) {\n"             /* 6 */
-                       "  extern __shared__ float sdata[];\n"                                /* 7 */
-                       "  unsigned tid = threadIdx.x;\n"                                     /* 8 */
-                       "  sdata[tid] = in[blockIdx.x * blockDim.x + tid];\n"                 /* 9 */
-                       "  __syncthreads();\n"                                     /* 10 */
-                       "  for (unsigned s = blockDim.x / 2; s > 32; s >>= 1) {\n" /* 11 */
-                       "    if (tid < s) sdata[tid] += sdata[tid + s];\n"         /* 12 */
-                       "    __syncthreads();\n"                                   /* 13 */
-                       "  }\n"                                                    /* 14 */
-                       "  if (tid < 32) warpReduce(sdata, tid);\n"                /* 15 */
-                       "  if (tid == 0) out[blockIdx.x] = sdata[0];\n"            /* 16 */
-                       "}\n"
-                       "__device__ void unused(volatile float *p, unsigned t) {\n"
-                       "  p[t] += p[t + 1];\n" /* no caller: t is the thread's index, p unknown memory */
-                       "}\n");
+  fixture fx =
+      analyze("__device__ void warpReduce(volatile float *sdata, unsigned tid) {\n" /* 1 */
+              "  sdata[tid] += sdata[tid + 32];\n"                                  /* 2 */
+              "  sdata[tid] += sdata[tid + 16];\n"                                  /* 3 */
+              "  sdata[tid] += sdata[tid + 8];\n"                                   /* 4 */
+              "}\n"                                                                 /* 5 */
+              "__global__ void reduce(const float *in, float *out) {\n"             /* 6 */
+              "  extern __shared__ float sdata[];\n"                                /* 7 */
+              "  unsigned tid = threadIdx.x;\n"                                     /* 8 */
+              "  sdata[tid] = in[blockIdx.x * blockDim.x + tid];\n"                 /* 9 */
+              "  __syncthreads();\n"                                                /* 10 */
+              "  for (unsigned s = blockDim.x / 2; s > 32; s >>= 1) {\n"            /* 11 */
+              "    if (tid < s) sdata[tid] += sdata[tid + s];\n"                    /* 12 */
+              "    __syncthreads();\n"                                              /* 13 */
+              "  }\n"                                                               /* 14 */
+              "  if (tid < 32) warpReduce(sdata, tid);\n"                           /* 15 */
+              "  if (tid == 0) out[blockIdx.x] = sdata[0];\n"                       /* 16 */
+              "}\n"
+              "__device__ void unused(volatile float *p, unsigned t) {\n"
+              "  p[t] += p[t + 1];\n" /* no caller: t is the thread's index, p unknown memory */
+              "}\n");
   ck_assert_ptr_null(race_on(&fx, 12)); /* the block tree: lanes below s never meet */
   ck_assert_ptr_null(race_on(&fx, 2));  /* reads [32, 64) while writing [0, 32) */
   const wl_smem_race *r3 = race_on(&fx, 3), *r4 = race_on(&fx, 4);
@@ -183,15 +184,15 @@ END_TEST
 /* A warp collective orders a read before it with another lane's store after
  * it, but does not publish a store before it to a read after it. */
 START_TEST(test_collectives_order_reads_only) {
-  fixture fx = analyze("__global__ void k(float *g) {\n"                     /* 1 */
-                       "  __shared__ float s[32];\n"                          /* 2 */
-                       "  int lane = threadIdx.x & 31;\n"                     /* 3 */
-                       "  float b = s[0];\n"                                  /* 4 */
-                       "  b = __shfl_xor_sync(0xffffffffu, b, 1);\n"         /* 5 */
-                       "  if (lane == 0) s[0] = b;\n"                         /* 6 */
-                       "  s[lane] = g[lane];\n"                               /* 7 */
-                       "  float v = __shfl_down_sync(0xffffffffu, b, 1);\n"  /* 8 */
-                       "  g[lane] = s[(lane + 1) & 31] + v;\n"                /* 9 */
+  fixture fx = analyze("__global__ void k(float *g) {\n"                    /* 1 */
+                       "  __shared__ float s[32];\n"                        /* 2 */
+                       "  int lane = threadIdx.x & 31;\n"                   /* 3 */
+                       "  float b = s[0];\n"                                /* 4 */
+                       "  b = __shfl_xor_sync(0xffffffffu, b, 1);\n"        /* 5 */
+                       "  if (lane == 0) s[0] = b;\n"                       /* 6 */
+                       "  s[lane] = g[lane];\n"                             /* 7 */
+                       "  float v = __shfl_down_sync(0xffffffffu, b, 1);\n" /* 8 */
+                       "  g[lane] = s[(lane + 1) & 31] + v;\n"              /* 9 */
                        "}\n");
   ck_assert_ptr_null(race_on(&fx, 6));    /* the read at 4 is ordered by the shuffle */
   ck_assert_ptr_nonnull(race_on(&fx, 9)); /* the store at 7 is not published by one */
@@ -202,15 +203,15 @@ END_TEST
 /* Tagged histogram: the element is chosen by data; the race needs equal data. */
 START_TEST(test_data_index_lockstep) {
   fixture fx = analyze("__global__ void h(unsigned *hist, const unsigned *in) {\n" /* 1 */
-                       "  __shared__ unsigned s[256];\n"                             /* 2 */
-                       "  unsigned d = in[threadIdx.x] & 255u;\n"                    /* 3 */
-                       "  unsigned tag = threadIdx.x << 27;\n"                       /* 4 */
-                       "  unsigned c;\n"                                             /* 5 */
-                       "  do {\n"                                                    /* 6 */
-                       "    c = tag | ((s[d] & 0x07FFFFFFu) + 1);\n"                 /* 7 */
-                       "    s[d] = c;\n"                                             /* 8 */
-                       "  } while (s[d] != c);\n"                                    /* 9 */
-                       "  s[in[threadIdx.x + 32] & 255u] = 1u;\n"                    /* 10 */
+                       "  __shared__ unsigned s[256];\n"                           /* 2 */
+                       "  unsigned d = in[threadIdx.x] & 255u;\n"                  /* 3 */
+                       "  unsigned tag = threadIdx.x << 27;\n"                     /* 4 */
+                       "  unsigned c;\n"                                           /* 5 */
+                       "  do {\n"                                                  /* 6 */
+                       "    c = tag | ((s[d] & 0x07FFFFFFu) + 1);\n"               /* 7 */
+                       "    s[d] = c;\n"                                           /* 8 */
+                       "  } while (s[d] != c);\n"                                  /* 9 */
+                       "  s[in[threadIdx.x + 32] & 255u] = 1u;\n"                  /* 10 */
                        "}\n");
   const wl_smem_race *r = race_on(&fx, 9);
   ck_assert_ptr_nonnull(r);

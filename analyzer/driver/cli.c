@@ -28,8 +28,8 @@
 #include "isolate.h"
 #include "options.h"
 #include "outpath.h"
-#include "project.h"
 #include "pch.h"
+#include "project.h"
 #include "rules.h"
 #include "suppress.h"
 #include "toolkit.h"
@@ -84,7 +84,7 @@ typedef struct job {
 typedef struct run_ctx {
   const wl_cli_opts *o;
   FILE *err;
-  char *cwd; /* canonical */
+  char *cwd;          /* canonical */
   wl_toolkit toolkit; /* the CUDA headers of the run */
   wl_pch_cache *pch;  /* their precompiled headers, shared by the workers; NULL: --no-pch */
   wl_compdb db;
@@ -919,9 +919,8 @@ static void run_all(run_ctx *rc, long nthreads, bool headers) {
     nthreads = (long)rs.total;
   if (nthreads < 1)
     nthreads = 1;
-  wl_iso_opts io = {rc->njobs, todo,     nthreads, WL_THREAD_STACK,
-                    iso_run,   iso_done, &rs,      &rc->rule_ids,
-                    rc->o->file_timeout};
+  wl_iso_opts io = {rc->njobs, todo, nthreads,      WL_THREAD_STACK,    iso_run,
+                    iso_done,  &rs,  &rc->rule_ids, rc->o->file_timeout};
   if (rs.total == 0 || wl_isolate_run(&io)) {
     free(todo);
     if (rs.progress)
@@ -1460,7 +1459,7 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
     code = ok && nerrors == 0 ? WL_EXIT_CLEAN : WL_EXIT_ERROR;
   } else {
     size_t in_baseline = have_bl ? wl_baseline_filter(&bl, &all) : 0;
-    wl_emit_info info = {WARPLINT_VERSION, rc.cwd,     errors, nerrors, analyzed, false, false,
+    wl_emit_info info = {WARPLINT_VERSION, rc.cwd,      errors, nerrors, analyzed, false, false,
                          incomplete,       nincomplete, NULL};
     /* SARIF: URIs and fingerprints relative to the project root */
     char *project_root = o.project_root ? wl_canonical_path(o.project_root) : wl_project_root();
@@ -1539,7 +1538,8 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
       failing = changed;
     code = nerrors > 0 || wr != 0 || !fixes_ok || (o.strict && nincomplete > 0) ? WL_EXIT_ERROR
            : failing && !o.exit_zero                                            ? WL_EXIT_FINDINGS
-                                                                                : WL_EXIT_CLEAN;    free(project_root);
+                                                                                : WL_EXIT_CLEAN;
+    free(project_root);
   }
   if (nincomplete > 0 && !o.quiet)
     fprintf(err,

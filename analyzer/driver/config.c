@@ -164,8 +164,8 @@ static void strip_comment(char *line) {
   }
 }
 
-static const char *const general_keys[] = {"exclude",   "extensions",  "clang-args",
-                                           "cuda-arch", "whole-warps", "rows-are-warps",
+static const char *const general_keys[] = {"exclude",       "extensions",  "clang-args",
+                                           "cuda-arch",     "whole-warps", "rows-are-warps",
                                            "infer-includes"};
 #define NGENERAL (sizeof general_keys / sizeof general_keys[0])
 

@@ -26,19 +26,19 @@ typedef enum wl_color_mode { WL_COLOR_AUTO, WL_COLOR_ALWAYS, WL_COLOR_NEVER } wl
 typedef struct wl_cli_opts {
   wl_out_format format;
   wl_color_mode color;
-  wl_vec paths;      /* const char* as given */
-  wl_vec clang_args; /* const char*: -I/-D/-U and everything after -- */
-  wl_vec owned;      /* char* to free */
-  wl_vec exts;       /* const char* without the dot; empty: not given */
-  const char *cuda_path; /* --cuda-path */
-  bool no_cuda_path;     /* --no-cuda-path: the built-in prelude */
-  bool no_pch;           /* --no-pch: no shared precompiled headers */
+  wl_vec paths;             /* const char* as given */
+  wl_vec clang_args;        /* const char*: -I/-D/-U and everything after -- */
+  wl_vec owned;             /* char* to free */
+  wl_vec exts;              /* const char* without the dot; empty: not given */
+  const char *cuda_path;    /* --cuda-path */
+  bool no_cuda_path;        /* --no-cuda-path: the built-in prelude */
+  bool no_pch;              /* --no-pch: no shared precompiled headers */
   const char *project_root; /* --project-root; NULL: wl_project_root() */
-  bool version;          /* --version */
-  unsigned arch; /* 0: not given */
+  bool version;             /* --version */
+  unsigned arch;            /* 0: not given */
   bool verbose;
   long jobs;
-  long file_timeout; /* --file-timeout seconds per file (0: none) */
+  long file_timeout;          /* --file-timeout seconds per file (0: none) */
   bool enable_given;          /* --enable: only the rules in enable[] */
   bool *enable;               /* per rule */
   bool *disable;              /* per rule */

@@ -268,8 +268,8 @@ typedef struct wl_tu_file {
   const char *canon;  /* canonical path */
   const char *source; /* its text as clang read it (NUL-terminated) */
   size_t source_len;
-  bool has_code; /* holds a function body or a macro definition expanded in code */
-  bool report;   /* findings located in it are reported (set by analyze.c) */
+  bool has_code;       /* holds a function body or a macro definition expanded in code */
+  bool report;         /* findings located in it are reported (set by analyze.c) */
   const char *display; /* the path its findings carry (set by analyze.c) */
 } wl_tu_file;
 

@@ -7,10 +7,10 @@
 #include "lower.h"
 
 #include <clang-c/Index.h>
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -357,8 +357,8 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
   invocation_init(&in, opts, arch);
   /* the shared precompiled header of these arguments, built by the first file */
   const char *pch = opts->pch && pch_allowed(opts)
-                        ? wl_pch_get(opts->pch, p->index, PCH_HEADER, (const char *const *)in.args.v,
-                                     (int)in.args.n, in.uf, in.nuf)
+                        ? wl_pch_get(opts->pch, p->index, PCH_HEADER,
+                                     (const char *const *)in.args.v, (int)in.args.n, in.uf, in.nuf)
                         : NULL;
   size_t nargs = in.args.n;
   if (pch) {
@@ -372,8 +372,8 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
   CXTranslationUnit ctu = NULL;
   unsigned flags = CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing |
                    CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
-  enum CXErrorCode ec = clang_parseTranslationUnit2(
-      p->index, path, (const char *const *)in.args.v, (int)in.args.n, in.uf, in.nuf + 1, flags, &ctu);
+  enum CXErrorCode ec = clang_parseTranslationUnit2(p->index, path, (const char *const *)in.args.v,
+                                                    (int)in.args.n, in.uf, in.nuf + 1, flags, &ctu);
   if (pch && (ec != CXError_Success || !ctu || pch_failed(ctu))) {
     /* the precompiled header could not be loaded: never again, and this file without it */
     wl_pch_reject(opts->pch, pch);

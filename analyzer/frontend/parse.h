@@ -27,12 +27,12 @@ extern const wl_virtual_file
 typedef struct wl_parse_opts {
   const char *const *args; /* extra clang arguments (-I, -D, after --) */
   size_t nargs;
-  const char *cuda_path; /* real toolkit headers; NULL: the built-in prelude */
-  unsigned cuda_version; /* its CUDA_VERSION (toolkit.h); 0: read from cuda_path */
+  const char *cuda_path;    /* real toolkit headers; NULL: the built-in prelude */
+  unsigned cuda_version;    /* its CUDA_VERSION (toolkit.h); 0: read from cuda_path */
   struct wl_pch_cache *pch; /* the run's shared precompiled headers; NULL: none */
-  unsigned arch;         /* compute capability for __CUDA_ARCH__, e.g. 75; 0: WL_DEFAULT_ARCH */
-  bool verbose;          /* report unresolved includes/types on stderr */
-  bool quiet_diags;      /* verbose, but the caller prints the unresolved (analyze.c) */
+  unsigned arch;            /* compute capability for __CUDA_ARCH__, e.g. 75; 0: WL_DEFAULT_ARCH */
+  bool verbose;             /* report unresolved includes/types on stderr */
+  bool quiet_diags;         /* verbose, but the caller prints the unresolved (analyze.c) */
 } wl_parse_opts;
 
 typedef enum wl_parse_status {

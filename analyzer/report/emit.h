@@ -25,7 +25,7 @@ typedef struct wl_emit_info {
   const wl_input_error *errors;
   size_t nerrors;
   size_t files_analyzed;
-  bool color; /* text only: ANSI colours in clang's scheme */
+  bool color;            /* text only: ANSI colours in clang's scheme */
   bool execution_failed; /* the run exits 2 (input errors, failed writes): SARIF's
                             executionSuccessful is false */
   /* files analyzed only in part (unresolved includes, parse errors) */

@@ -118,8 +118,7 @@ static bool fixed_text(const char *text, size_t len, const wl_findings *f, wl_bu
     const wl_file_fix *ff = &plan.files[i];
     if (strcmp(ff->file, INPUT) != 0 || ff->nedits == 0)
       continue;
-    check(wl_fix_apply_text(text, len, ff->edits, ff->nedits, out), "the fix plan applies",
-          NULL);
+    check(wl_fix_apply_text(text, len, ff->edits, ff->nedits, out), "the fix plan applies", NULL);
     if (diff)
       check(wl_unified_diff(INPUT, text, len, ff->edits, ff->nedits, diff), "the diff is made",
             NULL);
@@ -143,7 +142,7 @@ static void check_emitters(const wl_findings *f) {
     size_t n = 0;
     FILE *m = open_memstream(&s, &n);
     check(m != NULL, "open_memstream", NULL);
-    int rc = fmt == 0 ? wl_emit_text(m, f, &info)
+    int rc = fmt == 0   ? wl_emit_text(m, f, &info)
              : fmt == 1 ? wl_emit_json(m, f, &info)
                         : wl_emit_sarif(m, f, &info);
     fclose(m);
@@ -175,7 +174,8 @@ static void check_emitters(const wl_findings *f) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  if (size > (1u << 20) || memchr(data, '\0', size)) /* a file is text; libclang's own size limits aside */
+  if (size > (1u << 20) ||
+      memchr(data, '\0', size)) /* a file is text; libclang's own size limits aside */
     return 0;
   char *text = malloc(size + 1);
   check(text != NULL, "malloc", NULL);
@@ -196,7 +196,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     wl_buf_init(&patched);
     check(apply_diff(text, size, wl_buf_str(&diff), &patched), "the diff applies to the input",
           wl_buf_str(&diff));
-    check(patched.len == fixed.len && memcmp(wl_buf_str(&patched), wl_buf_str(&fixed), fixed.len) == 0,
+    check(patched.len == fixed.len &&
+              memcmp(wl_buf_str(&patched), wl_buf_str(&fixed), fixed.len) == 0,
           "--fix equals the applied --diff", wl_buf_str(&diff));
     wl_buf_free(&patched);
     /* a second --fix changes nothing */

@@ -24,7 +24,7 @@
  * loops would cost (depth x body) per entry without it (200 nested for loops
  * took 34 s) */
 #define SCAN_BUDGET 20000000UL
-#define MAX_PENDING 512       /* accesses remembered since the last barrier on a path */
+#define MAX_PENDING 512 /* accesses remembered since the last barrier on a path */
 
 struct wl_smem {
   wl_smem_race *races;
