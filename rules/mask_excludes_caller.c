@@ -12,23 +12,6 @@
 
 #define RULE "mask-excludes-caller"
 
-/* "0-7, 16, 18-31" */
-static void lane_list(unsigned set, char *buf, size_t size) {
-  size_t o = 0;
-  buf[0] = '\0';
-  for (unsigned i = 0; i < 32 && o + 12 < size; i++) {
-    if (!(set & (1u << i)))
-      continue;
-    unsigned j = i;
-    while (j + 1 < 32 && (set & (1u << (j + 1))))
-      j++;
-    int n = j > i ? snprintf(buf + o, size - o, "%s%u-%u", o ? ", " : "", i, j)
-                  : snprintf(buf + o, size - o, "%s%u", o ? ", " : "", i);
-    o += n > 0 ? (size_t)n : 0;
-    i = j;
-  }
-}
-
 void wl_rule_mask_excludes_caller(wl_rule_ctx *ctx) {
   const wl_lanes *l = wl_an_lanes(ctx->an);
   const wl_expr *const *cs;
@@ -48,8 +31,8 @@ void wl_rule_mask_excludes_caller(wl_rule_ctx *ctx) {
         !wl_lanes_reaching_lanes(l, cs[i], &reach) || !(reach & ~m))
       continue;
     char out[160], in[160];
-    lane_list(reach & ~m, out, sizeof out);
-    lane_list(reach, in, sizeof in);
+    wl_lane_list(reach & ~m, out, sizeof out);
+    wl_lane_list(reach, in, sizeof in);
     const wl_macro_info *mi;
     wl_range at = wl_lanes_site(ctx->tu, cs[i], &mi);
     wl_report_range(ctx, RULE, at, mi,

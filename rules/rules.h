@@ -73,4 +73,7 @@ void wl_fix_clear(wl_finding *fd);
 /* Source text of a range of the main file (arena-owned copy), NULL if not in the main file. */
 const char *wl_source_text(const wl_rule_ctx *ctx, wl_range r);
 
+/* A set of lanes for a message: "0-7, 16, 18-31" (truncated to fit size). */
+void wl_lane_list(unsigned set, char *buf, size_t size);
+
 #endif

@@ -299,23 +299,6 @@ typedef struct failure {
   long long v;   /* the operand's value */
 } failure;
 
-/* "0-7, 16, 18-31" */
-static void lane_list(unsigned set, char *buf, size_t size) {
-  size_t o = 0;
-  buf[0] = '\0';
-  for (unsigned i = 0; i < 32 && o + 12 < size; i++) {
-    if (!(set & (1u << i)))
-      continue;
-    unsigned j = i;
-    while (j + 1 < 32 && (set & (1u << (j + 1))))
-      j++;
-    int n = j > i ? snprintf(buf + o, size - o, "%s%u-%u", o ? ", " : "", i, j)
-                  : snprintf(buf + o, size - o, "%s%u", o ? ", " : "", i);
-    o += n > 0 ? (size_t)n : 0;
-    i = j;
-  }
-}
-
 void wl_rule_shuffle_source_outside_mask(wl_rule_ctx *ctx) {
   const wl_lanes *l = wl_an_lanes(ctx->an);
   const wl_expr *const *cs;
@@ -435,7 +418,7 @@ void wl_rule_shuffle_source_outside_mask(wl_rule_ctx *ctx) {
       continue;
 
     char lanes[160], why[160] = "";
-    lane_list(fl.set, lanes, sizeof lanes);
+    wl_lane_list(fl.set, lanes, sizeof lanes);
     if (rr.partial || rr.caller_partial)
       wl_lanes_describe(ctx->tu, &rr, why, sizeof why);
     const char *operand = sk == WL_BK_SHFL       ? "srcLane"
