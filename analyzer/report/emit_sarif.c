@@ -327,6 +327,20 @@ static struct json_object *result_json(const wl_finding *fd, const char *fingerp
   return o;
 }
 
+/* One toolExecutionNotification for an input that was not (or only partly) analyzed. */
+static void push_input_notification(struct json_object *notes, const char *level,
+                                    const wl_input_error *e) {
+  struct json_object *n = wl_emit_jobject();
+  wl_emit_jset(n, "level", wl_emit_jstring(level));
+  wl_emit_jset(n, "message", message(e->message));
+  if (e->path) {
+    struct json_object *locs = wl_emit_jarray();
+    wl_emit_jpush(locs, physical_location(e->path, NULL));
+    wl_emit_jset(n, "locations", locs);
+  }
+  wl_emit_jpush(notes, n);
+}
+
 static struct json_object *invocation_json(const wl_findings *f, const wl_emit_info *info) {
   struct json_object *inv = wl_emit_jobject();
   wl_emit_jset(inv, "executionSuccessful", wl_emit_jbool(!(info && info->execution_failed)));
@@ -349,31 +363,11 @@ static struct json_object *invocation_json(const wl_findings *f, const wl_emit_i
     wl_emit_jset(n, "locations", locs);
     wl_emit_jpush(notes, n);
   }
-  for (size_t i = 0; info && i < info->nerrors; i++) {
-    const wl_input_error *e = &info->errors[i];
-    struct json_object *n = wl_emit_jobject();
-    wl_emit_jset(n, "level", wl_emit_jstring("error"));
-    wl_emit_jset(n, "message", message(e->message));
-    if (e->path) {
-      struct json_object *locs = wl_emit_jarray();
-      wl_emit_jpush(locs, physical_location(e->path, NULL));
-      wl_emit_jset(n, "locations", locs);
-    }
-    wl_emit_jpush(notes, n);
-  }
+  for (size_t i = 0; info && i < info->nerrors; i++)
+    push_input_notification(notes, "error", &info->errors[i]);
   /* files analyzed only in part: a warning each (findings may be missing) */
-  for (size_t i = 0; info && i < info->nincomplete; i++) {
-    const wl_input_error *e = &info->incomplete[i];
-    struct json_object *n = wl_emit_jobject();
-    wl_emit_jset(n, "level", wl_emit_jstring("warning"));
-    wl_emit_jset(n, "message", message(e->message));
-    if (e->path) {
-      struct json_object *locs = wl_emit_jarray();
-      wl_emit_jpush(locs, physical_location(e->path, NULL));
-      wl_emit_jset(n, "locations", locs);
-    }
-    wl_emit_jpush(notes, n);
-  }
+  for (size_t i = 0; info && i < info->nincomplete; i++)
+    push_input_notification(notes, "warning", &info->incomplete[i]);
   wl_emit_jset(inv, "toolExecutionNotifications", notes);
   struct json_object *invs = wl_emit_jarray();
   wl_emit_jpush(invs, inv);
