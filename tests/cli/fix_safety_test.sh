@@ -38,7 +38,9 @@ nb=$(sed -n 's/^warplint: fixed [0-9]* findings\{0,1\} in \([0-9]*\) files\{0,1\
 for r in a b; do
   eval "rc=\$r$r; n=\${n$r:-0}"
   lost=$(grep -c "changed since it was analyzed" "$T/$r.err")
-  [ "$((n + lost))" -eq 60 ] && ok || fail "concurrent --fix ($r): $n fixed + $lost refused != 60"
+  # a file the other run had already fixed before this run analyzed it has
+  # nothing left to fix: it is neither fixed nor refused here
+  [ "$((n + lost))" -le 60 ] && ok || fail "concurrent --fix ($r): $n fixed + $lost refused > 60"
   if [ "$lost" -gt 0 ]; then want=2; else want=0; fi
   [ "$rc" -eq "$want" ] && ok || fail "concurrent --fix ($r): exit $rc (want $want)"
   echo "concurrent --fix: run $r fixed $n files, refused $lost, exit $rc"
