@@ -22,8 +22,6 @@
 #include "mask_fix.h"
 #include "rules.h"
 
-#define RULE "activemask-as-mask"
-
 #define FIX                                                                                        \
   "compute the mask before the branch with __ballot_sync(FULL_MASK, cond) (Listing 3), or use "    \
   "0xffffffff where the whole warp reaches the call"
@@ -35,13 +33,13 @@ static wl_finding *report(wl_mask_fixer *mf, const wl_expr *at, const wl_expr *c
   wl_range r = wl_lanes_site(ctx->tu, at, &m);
   wl_finding *fd;
   if (at == coll)
-    fd = wl_report_range(ctx, RULE, r, m,
+    fd = wl_report_range(ctx, r, m,
                          "the mask of '%s' comes from __activemask(), which only says which lanes "
                          "happen to be converged, not which lanes must take part; %s it may run "
                          "with part of the intended lanes and give partial results: " FIX,
                          coll->name, why);
   else
-    fd = wl_report_range(ctx, RULE, r, m,
+    fd = wl_report_range(ctx, r, m,
                          "this call hands an __activemask() value to '%s' as its mask; %s the "
                          "collective may run with part of the intended lanes: " FIX,
                          coll->name, why);
@@ -128,7 +126,7 @@ static bool cg_check(const wl_expr *e, const wl_stmt *in, void *ud) {
   const wl_macro_info *m;
   wl_range at = wl_lanes_site(sc->ctx->tu, e, &m);
   wl_finding *fd = wl_report_range(
-      sc->ctx, RULE, at, m,
+      sc->ctx, at, m,
       "'%s' combines the lanes of a cg::coalesced_threads() group, which like __activemask() "
       "holds the lanes that happen to be converged, not the lanes that must take part; %s%s "
       "the group may be part of the intended lanes and the result partial: make the group "

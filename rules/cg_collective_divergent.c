@@ -22,8 +22,6 @@
 #include "local_values.h"
 #include "rules.h"
 
-#define RULE "cg-collective-divergent"
-
 typedef struct group_info {
   unsigned size; /* lanes of a tile (1..32); 0: the whole block (or unknown, larger) */
   const char *kind;
@@ -169,7 +167,7 @@ static bool check(const wl_expr *e, const wl_stmt *in, void *ud) {
   const wl_macro_info *m;
   wl_range at = wl_lanes_site(sc->ctx->tu, e, &m);
   wl_finding *fd = wl_report_range(
-      sc->ctx, RULE, at, m,
+      sc->ctx, at, m,
       "'%s' is a collective of %s '%s' (%s): every thread of the group must call it, but only "
       "part of the group may get here (%s%s); that is undefined behaviour on sm_70+ (a hang, "
       "or values from threads that are not there). %s",

@@ -14,8 +14,6 @@
 #include "mask_fix.h"
 #include "rules.h"
 
-#define RULE "full-mask-divergent"
-
 typedef struct match_ctx {
   const wl_lanes *l;
   const wl_expr *like;
@@ -67,14 +65,14 @@ static void check(wl_mask_fixer *mf, const wl_lanes *l, const wl_expr *e, const 
   wl_range r = wl_lanes_site(ctx->tu, e, &m);
   wl_finding *fd;
   if (e == coll)
-    fd = wl_report_range(ctx, RULE, r, m,
+    fd = wl_report_range(ctx, r, m,
                          "'%s' names all 32 lanes in its mask, but only part of the warp reaches "
                          "it: %s; lanes that never arrive make this undefined behaviour (it may "
                          "hang). Compute the mask before the branch with __ballot_sync(FULL_MASK, "
                          "cond) (Listing 3), or run the collective where every lane reaches it",
                          e->name, text);
   else
-    fd = wl_report_range(ctx, RULE, r, m,
+    fd = wl_report_range(ctx, r, m,
                          "'%s' runs '%s' with all 32 lanes in its mask, but only part of the warp "
                          "reaches this call: %s; lanes that never arrive make this undefined "
                          "behaviour (it may hang). Compute the mask before the branch with "

@@ -12,8 +12,6 @@
 #include "lanes.h"
 #include "rules.h"
 
-#define RULE "invalid-shfl-width"
-
 static bool valid_width(long long w) {
   return w == 1 || w == 2 || w == 4 || w == 8 || w == 16 || w == 32;
 }
@@ -22,7 +20,7 @@ static void report(wl_rule_ctx *ctx, const wl_expr *at, const wl_expr *shfl, lon
   const wl_macro_info *m;
   wl_range r = wl_lanes_site(ctx->tu, at, &m);
   wl_finding *fd = wl_report_range(
-      ctx, RULE, r, m,
+      ctx, r, m,
       "width %lld of '%s' is not a power of two from 1 to 32, so its results are undefined (the "
       "intrinsic turns width into the lane mask (32 - width) << 8 of PTX shfl, which does not "
       "make %lld-lane segments); use 1, 2, 4, 8, 16 or 32 and pad each segment to that size",
@@ -81,7 +79,7 @@ static void check_instantiations(wl_rule_ctx *ctx, const wl_func *f, const wl_ex
     tinst_text(f, &f->tinsts[t], args, sizeof args);
     const wl_macro_info *m;
     wl_range r = wl_lanes_site(ctx->tu, call, &m);
-    wl_report_range(ctx, RULE, r, m,
+    wl_report_range(ctx, r, m,
                     "width %lld of '%s' in the instantiation of '%s' with %s is not a power of "
                     "two from 1 to 32, so its results are undefined (PTX shfl does not make "
                     "%lld-lane segments); instantiate it with 1, 2, 4, 8, 16 or 32 and pad each "

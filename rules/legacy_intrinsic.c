@@ -11,8 +11,6 @@
 #include "mask_fix.h"
 #include "rules.h"
 
-#define RULE "legacy-intrinsic"
-
 /* A legacy warp intrinsic of the catalog (__shfl*, __ballot, __any, __all). */
 static const wl_builtin *find_legacy(const char *name) {
   const wl_builtin *b = wl_builtin_find(name);
@@ -77,7 +75,7 @@ static bool fix_call(wl_mask_fixer *mf, wl_finding *fd, const wl_expr *e, const 
     char note[256];
     snprintf(note, sizeof note,
              "no automatic fix: %s; compute the mask before the branch (see --explain %s)", why,
-             RULE);
+             ctx->rule->id);
     wl_finding_add_note(fd, fd->file, fd->line, fd->col, note); /* once for all expansions */
   }
   return fd && fd->nedits > 0;
@@ -87,20 +85,20 @@ static bool report_call(wl_mask_fixer *mf, const wl_expr *e, const wl_builtin *l
   wl_rule_ctx *ctx = mf->ctx;
   wl_finding *fd;
   if (!e->callee_in_prelude && e->callee_usr && *e->callee_usr) {
-    fd = wl_report_expr(ctx, RULE, e,
+    fd = wl_report_expr(ctx, e,
                         "call of '%s', a hand-made overload of a legacy warp intrinsic: since "
                         "CUDA 9 '%s(mask, ...)' takes double (and 64-bit integers) natively; call "
                         "it and delete the overload",
                         ln->name, ln->replacement);
     wl_note_at(ctx, fd, e->callee_decl, "'%s' is defined here", ln->name);
   } else if (ln->kind == WL_BK_VOTE) {
-    fd = wl_report_expr(ctx, RULE, e,
+    fd = wl_report_expr(ctx, e,
                         "legacy warp vote '%s' has no mask: use '%s(mask, ...)'; for sm_70+ nvcc "
                         "only warns that it is deprecated, then ptxas rejects 'vote' without "
                         "'.sync' (and CUDA 13 no longer accepts -arch=compute_60)",
                         ln->name, ln->replacement);
   } else {
-    fd = wl_report_expr(ctx, RULE, e,
+    fd = wl_report_expr(ctx, e,
                         "legacy warp shuffle '%s' has no mask: use '%s(mask, ...)'; for sm_70+ "
                         "nvcc 13 fails with 'identifier \"%s\" is undefined' (and CUDA 13 no "
                         "longer accepts -arch=compute_60)",
@@ -135,7 +133,7 @@ static void check_asm(wl_rule_ctx *ctx, const wl_stmt *s) {
     for (unsigned k = 0; k < s->nasm_pieces; k++) /* the string literal holding the instruction */
       if (s->asm_piece_start[k] <= (unsigned)(p - t))
         r = s->asm_pieces[k];
-    wl_report_range(ctx, RULE, r, s->macro,
+    wl_report_range(ctx, r, s->macro,
                     "inline PTX '%s' without '.sync': ptxas rejects it for sm_70 and later; use "
                     "'%.4s.sync' with a member mask (or the %s intrinsic)",
                     insn, insn,
@@ -200,7 +198,7 @@ static void report_definition(li_state *st, const wl_func *f, const wl_builtin *
   wl_rule_ctx *ctx = st->mf->ctx;
   wl_range at = {f->loc, f->loc};
   wl_finding *fd = wl_report_range(
-      ctx, RULE, at, NULL,
+      ctx, at, NULL,
       "'%s' defined here: a hand-made overload of a legacy warp intrinsic, which nvcc 9+ rejects "
       "as a redefinition (its headers define the legacy names, double included); '%s(mask, ...)' "
       "takes double natively: delete this overload and call it",

@@ -13,8 +13,6 @@
 #include "local_values.h"
 #include "rules.h"
 
-#define RULE "lockstep-assumption"
-
 typedef struct scan {
   wl_rule_ctx *ctx;
   const wl_func *f;
@@ -91,7 +89,7 @@ static bool check(const wl_expr *e, const wl_stmt *in, void *ud) {
           : "this test assumes that lanes which took the same path run in lock-step; "
             "independent thread scheduling (sm_70+) may show a partial warp here, so the "
             "branch taken depends on scheduling, not on the program";
-  wl_report_expr(sc->ctx, RULE, e,
+  wl_report_expr(sc->ctx, e,
                  "%s compares %s__activemask()%s with a constant: __activemask() only says which "
                  "lanes happen to execute together at this instant; %s. Say which lanes must "
                  "take part instead: __syncwarp(mask) to wait for them, a *_sync collective "

@@ -10,8 +10,6 @@
 #include "lanes.h"
 #include "rules.h"
 
-#define RULE "mask-excludes-caller"
-
 void wl_rule_mask_excludes_caller(wl_rule_ctx *ctx) {
   const wl_lanes *l = wl_an_lanes(ctx->an);
   const wl_expr *const *cs;
@@ -35,7 +33,7 @@ void wl_rule_mask_excludes_caller(wl_rule_ctx *ctx) {
     wl_lane_list(reach, in, sizeof in);
     const wl_macro_info *mi;
     wl_range at = wl_lanes_site(ctx->tu, cs[i], &mi);
-    wl_report_range(ctx, RULE, at, mi,
+    wl_report_range(ctx, at, mi,
                     "lanes %s reach '%s' but its mask 0x%08x leaves them out: every calling lane "
                     "must be in the mask, so this is undefined behaviour (it may hang or return "
                     "garbage). The lanes that get here are %s (mask 0x%08x); compute the mask "

@@ -15,8 +15,6 @@
 #include "rules.h"
 #include "shared.h"
 
-#define RULE "missing-syncwarp"
-
 static void quote(const wl_rule_ctx *ctx, const wl_expr *e, char *buf, size_t n) {
   const char *t = e->macro ? NULL : wl_source_text(ctx, e->range);
   if (!t || !*t || strlen(t) > 60 || strchr(t, '\n'))
@@ -286,7 +284,7 @@ void wl_rule_missing_syncwarp(wl_rule_ctx *ctx) {
       snprintf(what, sizeof what, "race through parameter '%s' (memory of a space not known here)",
                r->second.storage && r->second.storage->name ? r->second.storage->name : "?");
     wl_finding *fd = wl_report_expr(
-        ctx, RULE, r->second.expr, "%s between lanes of a warp: %s%s", what, msg,
+        ctx, r->second.expr, "%s between lanes of a warp: %s%s", what, msg,
         vol ? "; 'volatile' does not make this safe on sm_70 and later, where the lanes of a "
               "warp are scheduled independently"
             : "");

@@ -22,6 +22,9 @@ typedef struct wl_rule_ctx {
   /* state the rules' fixes share within a TU (wl_mask_fixer_of), NULL until
    * asked for; freed by wl_rule_ctx_free */
   struct wl_mask_fixer *fixer;
+  /* the rule running now, set by the runner from its rules.def line: the id
+   * and default severity of everything it reports (a rule never names an id) */
+  const wl_rule *rule;
 } wl_rule_ctx;
 
 /* Frees what the rules left in ctx (not the TU, findings or analyses). */
@@ -33,26 +36,27 @@ typedef void (*wl_rule_fn)(wl_rule_ctx *ctx);
 #include "rules.def"
 #undef WL_RULE
 
-/* The rules' functions, in the order of the catalog's wl_rules (rulecat.h). */
+/* The rules' functions, in the order of the catalog's wl_rules (rulecat.h):
+ * wl_rule_runs[i] runs with ctx->rule == &wl_rules[i], both made from the
+ * same rules.def line. */
 extern const wl_rule_fn wl_rule_runs[];
 
-/* Reporting from rules. The finding is placed at the node's location in the
- * main file: a node spelled inside a macro definition of the main file is
- * reported once at its spelling there, with the expansion site as a note; a
- * node spelled in another file (a header) is reported at the expansion site
- * in the main file. Nodes wholly outside the main file are not reported
- * (that file gets its findings when it is analyzed itself); NULL is returned. */
+/* Reporting from rules, under the id of the rule running (ctx->rule): there
+ * is no id to pass, so a rule cannot report as another. The finding is placed at the node's
+ * location in the main file: a node spelled inside a macro definition of the main file is reported
+ * once at its spelling there, with the expansion site as a note; a node spelled in another file (a
+ * header) is reported at the expansion site in the main file. Nodes wholly outside the main file
+ * are not reported (that file gets its findings when it is analyzed itself); NULL is returned. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+wl_finding *
+wl_report_expr(wl_rule_ctx *ctx, const wl_expr *e, const char *fmt, ...);
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))
 #endif
 wl_finding *
-wl_report_expr(wl_rule_ctx *ctx, const char *rule, const wl_expr *e, const char *fmt, ...);
-#if defined(__GNUC__)
-__attribute__((format(printf, 5, 6)))
-#endif
-wl_finding *
-wl_report_range(wl_rule_ctx *ctx, const char *rule, wl_range r, const wl_macro_info *macro,
-                const char *fmt, ...);
+wl_report_range(wl_rule_ctx *ctx, wl_range r, const wl_macro_info *macro, const char *fmt, ...);
 /* Adds a note at a location (ignored when the location is unknown). */
 #if defined(__GNUC__)
 __attribute__((format(printf, 4, 5)))

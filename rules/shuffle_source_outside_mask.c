@@ -24,8 +24,6 @@
 #include "local_values.h"
 #include "rules.h"
 
-#define RULE "shuffle-source-outside-mask"
-
 /* ---- the values a shift operand takes ------------------------------------- */
 
 #define MAXVALS 64
@@ -440,7 +438,7 @@ void wl_rule_shuffle_source_outside_mask(wl_rule_ctx *ctx) {
     const wl_macro_info *mi;
     wl_range at = wl_lanes_site(ctx->tu, call, &mi);
     wl_finding *fd = wl_report_range(
-        ctx, RULE, at, mi,
+        ctx, at, mi,
         "'%s' may read from a lane outside its mask: when %s holds lanes %s%s%s, lane %u reads "
         "lane %u (%s, width %lld), which is not in the mask, and gets an undefined value; %s",
         call->name, what, lanes, why[0] ? ", " : "", why, fl.lane, fl.from, opdesc, width, fix);

@@ -16,12 +16,16 @@ void wl_run_rules(const wl_tu *tu, const char *display_path, const wl_analyze_op
   wl_analyses_init(&an, tu, o ? o->analysis : NULL);
   wl_findings local;
   wl_findings_init(&local);
-  wl_rule_ctx ctx = {
-      tu, &local, display_path, &an, o && o->parse.arch ? o->parse.arch : WL_DEFAULT_ARCH, NULL};
+  wl_rule_ctx ctx = {.tu = tu,
+                     .out = &local,
+                     .display_path = display_path,
+                     .an = &an,
+                     .arch = o && o->parse.arch ? o->parse.arch : WL_DEFAULT_ARCH};
   for (size_t i = 0; i < wl_nrules; i++) {
     if (o && o->enabled && !o->enabled[i])
       continue;
     size_t before = local.n;
+    ctx.rule = &wl_rules[i];
     wl_rule_runs[i](&ctx);
     if (o && o->severity)
       for (size_t j = before; j < local.n; j++)

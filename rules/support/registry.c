@@ -18,15 +18,6 @@ void wl_rule_ctx_free(wl_rule_ctx *ctx) {
   ctx->fixer = NULL;
 }
 
-static const wl_rule *rule_of(const char *id) {
-  const wl_rule *r = wl_rule_find(id);
-  if (!r) {
-    fprintf(stderr, "warplint: internal error: unregistered rule '%s'\n", id);
-    abort();
-  }
-  return r;
-}
-
 static void line_bounds(const wl_tu *tu, unsigned offset, size_t *b, size_t *e) {
   size_t s = offset < tu->source_len ? offset : tu->source_len;
   while (s > 0 && tu->source[s - 1] != '\n')
@@ -61,8 +52,8 @@ static bool reported_elsewhere(const wl_tu *tu, wl_loc loc) {
   return tf && tf->report;
 }
 
-static wl_finding *report(wl_rule_ctx *ctx, const char *rule, wl_range r,
-                          const wl_macro_info *macro, const char *msg) {
+static wl_finding *report(wl_rule_ctx *ctx, wl_range r, const wl_macro_info *macro,
+                          const char *msg) {
   const wl_tu *tu = ctx->tu;
   wl_loc at = r.begin, end = r.end;
   bool note_expansion = false;
@@ -83,7 +74,7 @@ static wl_finding *report(wl_rule_ctx *ctx, const char *rule, wl_range r,
   if (!end.file || end.line < at.line || (end.line == at.line && end.col <= at.col) ||
       !wl_tu_in_main(tu, end))
     end = at, end.col = at.col + 1;
-  const wl_rule *ru = rule_of(rule);
+  const wl_rule *ru = ctx->rule;
   wl_finding *fd = wl_findings_add(ctx->out, ru->id, ru->severity, ctx->display_path, at.line,
                                    at.col, end.line, end.col, msg);
   fd->offset = at.offset;
@@ -106,8 +97,8 @@ static wl_finding *report(wl_rule_ctx *ctx, const char *rule, wl_range r,
   return fd;
 }
 
-static wl_finding *vreport(wl_rule_ctx *ctx, const char *rule, wl_range r,
-                           const wl_macro_info *macro, const char *fmt, va_list ap) {
+static wl_finding *vreport(wl_rule_ctx *ctx, wl_range r, const wl_macro_info *macro,
+                           const char *fmt, va_list ap) {
   wl_buf b;
   wl_buf_init(&b);
   va_list ap2;
@@ -120,28 +111,27 @@ static wl_finding *vreport(wl_rule_ctx *ctx, const char *rule, wl_range r,
     free(s);
   }
   va_end(ap2);
-  wl_finding *fd = report(ctx, rule, r, macro, wl_buf_str(&b));
+  wl_finding *fd = report(ctx, r, macro, wl_buf_str(&b));
   wl_buf_free(&b);
   return fd;
 }
 
-wl_finding *wl_report_expr(wl_rule_ctx *ctx, const char *rule, const wl_expr *e, const char *fmt,
-                           ...) {
+wl_finding *wl_report_expr(wl_rule_ctx *ctx, const wl_expr *e, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   wl_range r = e->range;
   if (e->kind == WL_E_CALL && e->loc.file)
     r.begin = e->loc;
-  wl_finding *fd = vreport(ctx, rule, r, e->macro, fmt, ap);
+  wl_finding *fd = vreport(ctx, r, e->macro, fmt, ap);
   va_end(ap);
   return fd;
 }
 
-wl_finding *wl_report_range(wl_rule_ctx *ctx, const char *rule, wl_range r,
-                            const wl_macro_info *macro, const char *fmt, ...) {
+wl_finding *wl_report_range(wl_rule_ctx *ctx, wl_range r, const wl_macro_info *macro,
+                            const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  wl_finding *fd = vreport(ctx, rule, r, macro, fmt, ap);
+  wl_finding *fd = vreport(ctx, r, macro, fmt, ap);
   va_end(ap);
   return fd;
 }
