@@ -1,8 +1,12 @@
 /* test_config.c - the .warplint parser (every key, both list syntaxes, the
- * errors with their file:line) and the exclude globs. */
+ * errors with their file:line), the exclude globs, per-file ignores and
+ * inheritance (inherit, extend). */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "rules.h"
@@ -127,6 +131,18 @@ static const struct {
     {"clang-args = --cuda-gpu-arch=sm_80\n", ".warplint:1: clang-args: '--cuda-gpu-arch=sm_80' is "
                                              "not allowed: set the architecture with"},
     {"clang-args = [\"-DA\", \"-Xclang\", \"-load\"]\n", ".warplint:1: clang-args: '-Xclang'"},
+    {"inherit = yes\n", ".warplint:1: inherit: 'yes' is not true or false"},
+    {"inherit = true\nextend = ../x\n", ".warplint:2: inherit and extend cannot both be given"},
+    {"extend = \"\"\n", ".warplint:1: extend: expected the path"},
+    {"[per-file-ignores]\n\"tests/*\" = no-such-rule\n",
+     ".warplint:2: per-file-ignores: tests/*: unknown rule 'no-such-rule'"},
+    {"[per-file-ignores]\ntests/* = nope-*\n", ".warplint:2: per-file-ignores: tests/*: unknown "
+                                               "rule 'nope-*'"},
+    {"[per-file-ignores]\na.cu = ,\n", ".warplint:2: per-file-ignores: a.cu: no rule given"},
+    {"[per-file-ignores]\na.cu = legacy-intrinsic\na.cu = missing-syncwarp\n",
+     ".warplint:3: per-file-ignores: 'a.cu' given twice"},
+    {"[ignores]\n", ".warplint:1: unknown section '[ignores]' (the sections are [rules] and "
+                    "[per-file-ignores])"},
 };
 
 /* What clang-args may hold (argtrust.h). */
@@ -237,6 +253,194 @@ START_TEST(test_excludes_relative_to_config) {
 }
 END_TEST
 
+START_TEST(test_per_file_ignores) {
+  wl_config c;
+  wl_buf err;
+  wl_buf_init(&err);
+  const char *text = "[per-file-ignores]\n"
+                     "\"tests/*.cu\" = missing-syncwarp, legacy-intrinsic\n"
+                     "'gen/**' = [\"legacy-*\"]   # a glob of rule ids\n"
+                     "\"odd=name.cu\" = *\n"
+                     "vendor = unused-suppression\n";
+  ck_assert_msg(wl_config_parse("/p/.warplint", "/p", text, &c, &err), "%s", wl_buf_str(&err));
+  ck_assert_uint_eq(c.file_ignores.n, 4);
+  ck_assert(wl_config_ignores(&c, "/p/tests/a.cu", "missing-syncwarp"));
+  ck_assert(wl_config_ignores(&c, "/p/tests/a.cu", "legacy-intrinsic"));
+  ck_assert(!wl_config_ignores(&c, "/p/tests/a.cu", "full-mask-divergent"));
+  ck_assert(!wl_config_ignores(&c, "/p/tests/sub/a.cu", "legacy-intrinsic")); /* '*': one level */
+  ck_assert(!wl_config_ignores(&c, "/p/src/a.cu", "legacy-intrinsic"));
+  ck_assert(!wl_config_ignores(&c, "/q/tests/a.cu", "legacy-intrinsic")); /* not below the config */
+  ck_assert(wl_config_ignores(&c, "/p/gen/x/y.cuh", "legacy-intrinsic"));
+  ck_assert(!wl_config_ignores(&c, "/p/gen/x/y.cuh", "missing-syncwarp"));
+  ck_assert(wl_config_ignores(&c, "/p/odd=name.cu", "mask-excludes-caller"));
+  ck_assert(wl_config_ignores(&c, "/p/a/vendor/b.cu", "unused-suppression")); /* any component */
+  wl_config_free(&c);
+  wl_buf_free(&err);
+}
+END_TEST
+
+/* A scratch tree: root/.git, root/.warplint, root/sub/.warplint, root/cfg/base.warplint. */
+static char *scratch(void) {
+  char tmpl[] = "/tmp/wl_cfg_XXXXXX";
+  char *d = mkdtemp(tmpl);
+  ck_assert_ptr_nonnull(d);
+  return strdup(d);
+}
+
+static void put(const char *root, const char *rel, const char *text) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", root, rel);
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+static void rm_tree(const char *root) {
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+  ck_assert_int_eq(system(cmd), 0);
+}
+
+START_TEST(test_inherit_merges) {
+  char *root = scratch();
+  char path[512];
+  snprintf(path, sizeof path, "%s/sub", root);
+  ck_assert_int_eq(mkdir(path, 0700), 0);
+  put(root, ".warplint",
+      "exclude = build/**\nclang-args = -DA=1\ncuda-arch = sm_80\nwhole-warps = false\n"
+      "[rules]\nlegacy-intrinsic = error\nmissing-syncwarp = off\nfull-mask-divergent = note\n"
+      "[per-file-ignores]\n\"sub/t*.cu\" = legacy-intrinsic\n");
+  put(root, "sub/.warplint",
+      "inherit = true\nexclude = gen/**\nclang-args = -DA=2\n"
+      "[rules]\nlegacy-intrinsic = on\nfull-mask-divergent = off\n");
+  wl_config c;
+  wl_buf err;
+  wl_buf_init(&err);
+  snprintf(path, sizeof path, "%s/sub/.warplint", root);
+  ck_assert_msg(wl_config_load_tree(path, root, &c, &err), "%s", wl_buf_str(&err));
+  size_t li = rule_index("legacy-intrinsic"), ms = rule_index("missing-syncwarp"),
+         fm = rule_index("full-mask-divergent");
+  ck_assert_int_eq(c.rules[li], WL_RULE_ON);
+  ck_assert_int_eq(c.severity[li], WL_SEV_ERROR); /* "on" keeps the parent's severity */
+  ck_assert_int_eq(c.rules[ms], WL_RULE_OFF);     /* from the parent */
+  ck_assert_int_eq(c.rules[fm], WL_RULE_OFF);     /* the child wins */
+  ck_assert_uint_eq(c.arch, 80);
+  ck_assert_int_eq(c.whole_warps, 0);
+  ck_assert_uint_eq(c.clang_args.n, 2); /* the parent's first */
+  ck_assert_str_eq(c.clang_args.v[0], "-DA=1");
+  ck_assert_str_eq(c.clang_args.v[1], "-DA=2");
+  ck_assert_uint_eq(c.sources.n, 2);
+  /* each glob relative to the file that wrote it */
+  snprintf(path, sizeof path, "%s/build/x.cu", root);
+  ck_assert(wl_config_excludes(&c, path));
+  snprintf(path, sizeof path, "%s/sub/gen/x.cu", root);
+  ck_assert(wl_config_excludes(&c, path));
+  snprintf(path, sizeof path, "%s/gen/x.cu", root);
+  ck_assert(!wl_config_excludes(&c, path));
+  snprintf(path, sizeof path, "%s/sub/t1.cu", root);
+  ck_assert(wl_config_ignores(&c, path, "legacy-intrinsic"));
+  wl_config_free(&c);
+  /* without inherit: the nearest file only */
+  put(root, "sub/.warplint", "[rules]\nlegacy-intrinsic = on\n");
+  snprintf(path, sizeof path, "%s/sub/.warplint", root);
+  ck_assert(wl_config_load_tree(path, root, &c, &err));
+  ck_assert_int_eq(c.severity[li], WL_SEV_WARNING);
+  ck_assert_int_eq(c.rules[ms], WL_RULE_UNSET);
+  ck_assert_uint_eq(c.exclude.n, 0);
+  wl_config_free(&c);
+  /* inherit stops at the root: the root's own file has nothing above it */
+  put(root, ".warplint", "inherit = true\n[rules]\nmissing-syncwarp = off\n");
+  snprintf(path, sizeof path, "%s/.warplint", root);
+  ck_assert(wl_config_load_tree(path, root, &c, &err));
+  ck_assert_uint_eq(c.sources.n, 1);
+  wl_config_free(&c);
+  /* a broken parent: the child fails with the parent's file and line */
+  put(root, ".warplint", "\ncolour = blue\n");
+  put(root, "sub/.warplint", "inherit = true\n");
+  snprintf(path, sizeof path, "%s/sub/.warplint", root);
+  ck_assert(!wl_config_load_tree(path, root, &c, &err));
+  ck_assert_ptr_nonnull(strstr(wl_buf_str(&err), "/.warplint:2: unknown key 'colour'"));
+  wl_config_free(&c);
+  wl_buf_free(&err);
+  rm_tree(root);
+  free(root);
+}
+END_TEST
+
+START_TEST(test_extend) {
+  char *root = scratch();
+  char path[512], outside[512];
+  snprintf(path, sizeof path, "%s/cfg", root);
+  ck_assert_int_eq(mkdir(path, 0700), 0);
+  snprintf(path, sizeof path, "%s/proj", root);
+  ck_assert_int_eq(mkdir(path, 0700), 0);
+  snprintf(path, sizeof path, "%s/proj/cfg", root);
+  ck_assert_int_eq(mkdir(path, 0700), 0);
+  put(root, "proj/cfg/base.toml", "extensions = cu, cuda\n[rules]\nlegacy-intrinsic = note\n");
+  put(root, "proj/.warplint", "extend = cfg/base.toml\n");
+  wl_config c;
+  wl_buf err;
+  wl_buf_init(&err);
+  char proj[512];
+  snprintf(proj, sizeof proj, "%s/proj", root);
+  snprintf(path, sizeof path, "%s/proj/.warplint", root);
+  ck_assert_msg(wl_config_load_tree(path, proj, &c, &err), "%s", wl_buf_str(&err));
+  ck_assert_uint_eq(c.extensions.n, 2);
+  ck_assert_int_eq(c.severity[rule_index("legacy-intrinsic")], WL_SEV_NOTE);
+  wl_config_free(&c);
+  /* outside the project root: refused, even through a symbolic link */
+  put(root, "cfg/evil.toml", "[rules]\nlegacy-intrinsic = off\n");
+  put(root, "proj/.warplint", "\nextend = ../cfg/evil.toml\n");
+  ck_assert(!wl_config_load_tree(path, proj, &c, &err));
+  ck_assert_ptr_nonnull(strstr(wl_buf_str(&err), ".warplint:2: extend: '../cfg/evil.toml' lies "
+                                                 "outside the project root"));
+  wl_config_free(&c);
+  wl_buf_free(&err);
+  snprintf(outside, sizeof outside, "%s/cfg/evil.toml", root);
+  snprintf(path, sizeof path, "%s/proj/cfg/link.toml", root);
+  ck_assert_int_eq(symlink(outside, path), 0);
+  put(root, "proj/.warplint", "extend = cfg/link.toml\n");
+  snprintf(path, sizeof path, "%s/proj/.warplint", root);
+  ck_assert(!wl_config_load_tree(path, proj, &c, &err));
+  ck_assert_ptr_nonnull(strstr(wl_buf_str(&err), "lies outside the project root"));
+  wl_config_free(&c);
+  wl_buf_free(&err);
+  /* missing, a directory, a cycle */
+  put(root, "proj/.warplint", "extend = cfg/none.toml\n");
+  ck_assert(!wl_config_load_tree(path, proj, &c, &err));
+  ck_assert_ptr_nonnull(
+      strstr(wl_buf_str(&err), ".warplint:1: extend: cannot read 'cfg/none.toml'"));
+  wl_config_free(&c);
+  wl_buf_free(&err);
+  put(root, "proj/.warplint", "extend = cfg\n");
+  ck_assert(!wl_config_load_tree(path, proj, &c, &err));
+  ck_assert_ptr_nonnull(strstr(wl_buf_str(&err), "is not a regular file"));
+  wl_config_free(&c);
+  wl_buf_free(&err);
+  put(root, "proj/.warplint", "extend = cfg/base.toml\n");
+  put(root, "proj/cfg/base.toml", "extend = ../.warplint\n");
+  ck_assert(!wl_config_load_tree(path, proj, &c, &err));
+  ck_assert_ptr_nonnull(strstr(wl_buf_str(&err), "inherit/extend cycle"));
+  wl_config_free(&c);
+  wl_buf_free(&err);
+  /* a chain longer than WL_CONFIG_MAX_CHAIN */
+  for (int i = 0; i <= WL_CONFIG_MAX_CHAIN; i++) {
+    char rel[64], text[64];
+    snprintf(rel, sizeof rel, "proj/cfg/c%d.toml", i);
+    snprintf(text, sizeof text, "extend = c%d.toml\n", i + 1);
+    put(root, rel, text);
+  }
+  put(root, "proj/.warplint", "extend = cfg/c0.toml\n");
+  ck_assert(!wl_config_load_tree(path, proj, &c, &err));
+  ck_assert_ptr_nonnull(strstr(wl_buf_str(&err), "configuration files inherit from one another"));
+  wl_config_free(&c);
+  wl_buf_free(&err);
+  rm_tree(root);
+  free(root);
+}
+END_TEST
+
 Suite *wl_suite_config(void) {
   Suite *s = suite_create("config");
   TCase *tc = tcase_create("parse");
@@ -246,6 +450,9 @@ Suite *wl_suite_config(void) {
   tcase_add_test(tc, test_load_missing);
   tcase_add_test(tc, test_lane_assumptions);
   tcase_add_test(tc, test_clang_args_allowed);
+  tcase_add_test(tc, test_per_file_ignores);
+  tcase_add_test(tc, test_inherit_merges);
+  tcase_add_test(tc, test_extend);
   suite_add_tcase(s, tc);
   tc = tcase_create("globs");
   tcase_add_loop_test(tc, test_globs, 0, (int)(sizeof globs / sizeof globs[0]));

@@ -147,7 +147,21 @@ static void add_input_error(run_ctx *rc, const char *path, const char *msg) {
   wl_vec_push(&rc->input_errors, wl_xstrdup(msg));
 }
 
-/* The profile of a config file (loaded once). */
+static char *dir_of(const char *canon);
+
+/* Where the configuration lookup from a canonical directory stops, and what
+ * inherit and extend may reach: the project root (the nearest .git); outside
+ * a repository the current directory, or the directory itself when it is not
+ * below the current one. */
+static char *config_stop(const run_ctx *rc, const char *dir) {
+  char *stop = wl_project_root_of(dir);
+  if (!stop)
+    stop = wl_xstrdup(wl_path_within(dir, rc->cwd) ? rc->cwd : dir);
+  return stop;
+}
+
+/* The profile of a config file (loaded once, merged with the parents it
+ * inherits or extends). */
 static profile *config_profile(run_ctx *rc, const char *cfg_path) {
   char *canon = wl_canonical_path(cfg_path);
   for (size_t i = 0; i < rc->cfg_paths.n; i++)
@@ -158,7 +172,11 @@ static profile *config_profile(run_ctx *rc, const char *cfg_path) {
   wl_config cfg;
   wl_buf err;
   wl_buf_init(&err);
-  bool ok = wl_config_load(cfg_path, &cfg, &err);
+  char *cdir = dir_of(canon);
+  char *stop = config_stop(rc, cdir);
+  bool ok = wl_config_load_tree(cfg_path, stop, &cfg, &err);
+  free(stop);
+  free(cdir);
   profile *p = new_profile(rc, ok ? &cfg : NULL);
   p->cfg = cfg;
   p->has_cfg = ok;
@@ -186,9 +204,7 @@ static profile *dir_profile(run_ctx *rc, const char *dir) {
    * repository the current directory, or the file's own directory when it is
    * not below the current one): a .warplint above the checkout or in /tmp
    * does not change the rules. */
-  char *stop = wl_project_root_of(dir);
-  if (!stop)
-    stop = wl_xstrdup(wl_path_within(dir, rc->cwd) ? rc->cwd : dir);
+  char *stop = config_stop(rc, dir);
   char *d = wl_xstrdup(dir);
   for (;;) {
     wl_buf p;
@@ -954,6 +970,40 @@ static void run_all(run_ctx *rc, long nthreads, bool headers) {
   pthread_mutex_destroy(&rs.lock);
 }
 
+/* [per-file-ignores]: the findings of a job located in a file that an entry
+ * of the job's configuration matches (its own file, or a header reported
+ * with it), for a rule that entry names, are dropped before anything else
+ * sees them (baseline, fixes, output). */
+static void drop_ignored(run_ctx *rc) {
+  for (size_t i = 0; i < rc->njobs; i++) {
+    job *j = &rc->jobs[i];
+    if (!j->prof || !j->prof->has_cfg || j->prof->cfg.file_ignores.n == 0)
+      continue;
+    wl_findings *f = &j->findings;
+    char *last = NULL, *canon = NULL;
+    size_t w = 0;
+    for (size_t k = 0; k < f->n; k++) {
+      if (!last || strcmp(last, f->v[k].file) != 0) {
+        free(canon);
+        free(last);
+        canon = wl_canonical_path(f->v[k].file);
+        last = wl_xstrdup(f->v[k].file);
+      }
+      if (wl_config_ignores(&j->prof->cfg, canon, f->v[k].rule)) {
+        if (rc->o->verbose)
+          fprintf(rc->err, "warplint: note: %s:%u:%u: [%s] ignored by the per-file-ignores of %s\n",
+                  f->v[k].file, f->v[k].line, f->v[k].col, f->v[k].rule, j->prof->cfg.path);
+        wl_finding_free(&f->v[k]);
+        continue;
+      }
+      f->v[w++] = f->v[k];
+    }
+    f->n = w;
+    free(canon);
+    free(last);
+  }
+}
+
 static bool want_color(wl_color_mode m, FILE *out) {
   if (m == WL_COLOR_ALWAYS)
     return true;
@@ -1081,6 +1131,11 @@ static bool output_is_input(const run_ctx *rc, const char *path) {
     wl_vec_push(&in, o->paths.v[i]);
   for (size_t i = 0; i < rc->cfg_paths.n; i++)
     wl_vec_push(&in, rc->cfg_paths.v[i]);
+  for (size_t i = 1; i < rc->profiles.n; i++) { /* the parents they inherit or extend */
+    const profile *p = rc->profiles.v[i];
+    for (size_t k = 0; p->has_cfg && k < p->cfg.sources.n; k++)
+      wl_vec_push(&in, p->cfg.sources.v[k]);
+  }
   const char *more[] = {o->config, o->baseline, o->compdb};
   for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
     if (more[i])
@@ -1392,6 +1447,7 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   run_all(&rc, o.jobs, false);
   prepare_headers(&rc);
   run_all(&rc, o.jobs, true);
+  drop_ignored(&rc);
   size_t nincomplete = 0, nunresolved = 0, nparse_errors = 0;
   wl_input_error *incomplete = wl_xcalloc(rc.njobs + 1, sizeof *incomplete);
   wl_vec incomplete_msgs = {0};
@@ -1490,6 +1546,7 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
       }
       run_all(&rc, o.jobs, false);
       run_all(&rc, o.jobs, true);
+      drop_ignored(&rc);
       for (size_t i = 0; i < rc.njobs; i++) {
         job *j = &rc.jobs[i];
         bool known = false;

@@ -1,5 +1,6 @@
 /* config.c - the .warplint parser (a small INI/TOML-like format, see
- * config.h) and the exclude globs. */
+ * config.h), inheritance (inherit, extend), the exclude globs and the
+ * per-file ignores. */
 #include "config.h"
 
 #include <errno.h>
@@ -8,11 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "argtrust.h"
 #include "compdb.h"
 #include "parse.h"
+#include "project.h"
 #include "rules.h"
+#include "suppress.h"
 
 /* ------------------------------------------------------------------------ */
 /* Globs                                                                    */
@@ -64,16 +68,32 @@ bool wl_glob_match(const char *pattern, const char *relpath) {
   return hit;
 }
 
-bool wl_config_excludes(const wl_config *c, const char *canonical) {
-  if (c->exclude.n == 0 || !c->dir)
-    return false;
-  char *rel = wl_relative_path(canonical, c->dir);
-  bool hit = false;
-  if (rel[0] != '/' && strcmp(rel, ".") != 0)
-    for (size_t i = 0; i < c->exclude.n && !hit; i++)
-      hit = wl_glob_match(c->exclude.v[i], rel);
+/* Whether the canonical path matches glob, relative to base (a path that is
+ * base itself or not below it never matches). */
+static bool glob_below(const char *glob, const char *base, const char *canonical) {
+  char *rel = wl_relative_path(canonical, base);
+  bool hit = rel[0] != '/' && strcmp(rel, ".") != 0 && wl_glob_match(glob, rel);
   free(rel);
   return hit;
+}
+
+bool wl_config_excludes(const wl_config *c, const char *canonical) {
+  for (size_t i = 0; i < c->exclude.n; i++)
+    if (glob_below(c->exclude.v[i], c->exclude_base.v[i], canonical))
+      return true;
+  return false;
+}
+
+bool wl_config_ignores(const wl_config *c, const char *canonical, const char *rule) {
+  for (size_t i = 0; i < c->file_ignores.n; i++) {
+    const wl_file_ignore *fi = c->file_ignores.v[i];
+    bool names = false;
+    for (size_t k = 0; k < fi->rules.n && !names; k++)
+      names = fnmatch(fi->rules.v[k], rule, 0) == 0;
+    if (names && glob_below(fi->glob, fi->base, canonical))
+      return true;
+  }
+  return false;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -164,9 +184,9 @@ static void strip_comment(char *line) {
   }
 }
 
-static const char *const general_keys[] = {"exclude",       "extensions",  "clang-args",
-                                           "cuda-arch",     "whole-warps", "rows-are-warps",
-                                           "infer-includes"};
+static const char *const general_keys[] = {"exclude",        "extensions",  "clang-args",
+                                           "cuda-arch",      "whole-warps", "rows-are-warps",
+                                           "infer-includes", "inherit",     "extend"};
 #define NGENERAL (sizeof general_keys / sizeof general_keys[0])
 
 typedef struct cfg_parser {
@@ -244,6 +264,7 @@ static bool general_key(cfg_parser *cp, size_t k, char *value) {
       char *it = items.v[i];
       if (k == 0) {
         wl_vec_push(&c->exclude, wl_xstrdup(it));
+        wl_vec_push(&c->exclude_base, wl_xstrdup(cp->dir));
         continue;
       }
       if (*it == '.')
@@ -299,17 +320,38 @@ static bool general_key(cfg_parser *cp, size_t k, char *value) {
     break;
   case 4: /* whole-warps */
   case 5: /* rows-are-warps */
-  case 6: /* infer-includes */ {
-    int *dst = k == 4 ? &c->whole_warps : k == 5 ? &c->rows_are_warps : &c->infer_includes;
+  case 6: /* infer-includes */
+  case 7: /* inherit */ {
+    int flag = -1;
     if (unquote(&value) && strcmp(value, "true") == 0)
-      *dst = 1;
+      flag = 1;
     else if (strcmp(value, "false") == 0)
-      *dst = 0;
+      flag = 0;
     else
       ok = fail(cp, "%s: '%s' is not true or false", general_keys[k], value);
+    if (k == 4)
+      c->whole_warps = flag;
+    else if (k == 5)
+      c->rows_are_warps = flag;
+    else if (k == 6)
+      c->infer_includes = flag;
+    else if (flag >= 0) {
+      c->inherit = flag == 1;
+      c->extend_line = cp->line;
+    }
     break;
   }
+  case 8: /* extend */
+    if (!unquote(&value) || *value == '\0')
+      ok = fail(cp, "extend: expected the path of a configuration file");
+    else {
+      c->extend = wl_xstrdup(value);
+      c->extend_line = cp->line;
+    }
+    break;
   }
+  if (ok && c->inherit && c->extend)
+    ok = fail(cp, "inherit and extend cannot both be given (extend names the parent)");
   wl_vec_free(&items);
   return ok;
 }
@@ -336,10 +378,53 @@ static bool rule_key(cfg_parser *cp, const char *key, char *value) {
   } else if (wl_severity_parse(value, &sev)) {
     cp->c->rules[i] = WL_RULE_ON;
     cp->c->severity[i] = sev;
+    cp->c->severity_set[i] = true;
   } else {
     return fail(cp, "%s: '%s' is not one of off, on, note, warning, error", key, value);
   }
   return true;
+}
+
+/* A rule id or a glob of ids (legacy-*): it must name a rule or pseudo-rule. */
+static bool rule_pattern_known(const char *pat) {
+  for (size_t i = 0; i < wl_nrules; i++)
+    if (fnmatch(pat, wl_rules[i].id, 0) == 0)
+      return true;
+  for (size_t i = 0; i < wl_npseudo_rules; i++)
+    if (fnmatch(pat, wl_pseudo_rules[i].id, 0) == 0)
+      return true;
+  return false;
+}
+
+/* [per-file-ignores]: "glob" = rule, rule, ... */
+static bool ignore_key(cfg_parser *cp, const char *glob, char *value) {
+  for (size_t i = 0; i < cp->c->file_ignores.n; i++)
+    if (strcmp(((wl_file_ignore *)cp->c->file_ignores.v[i])->glob, glob) == 0)
+      return fail(cp, "per-file-ignores: '%s' given twice", glob);
+  wl_vec items = {0};
+  bool array = false;
+  const char *why = NULL;
+  if (!parse_list(value, &items, &array, &why)) {
+    wl_vec_free(&items);
+    return fail(cp, "per-file-ignores: %s: %s", glob, why);
+  }
+  bool ok = true;
+  if (items.n == 0)
+    ok = fail(cp, "per-file-ignores: %s: no rule given (expected e.g. legacy-intrinsic)", glob);
+  for (size_t i = 0; i < items.n && ok; i++)
+    if (!rule_pattern_known(items.v[i]))
+      ok = fail(cp, "per-file-ignores: %s: unknown rule '%s' (see warplint --list-rules)", glob,
+                (const char *)items.v[i]);
+  if (ok) {
+    wl_file_ignore *fi = wl_xcalloc(1, sizeof *fi);
+    fi->glob = wl_xstrdup(glob);
+    fi->base = wl_xstrdup(cp->dir);
+    for (size_t i = 0; i < items.n; i++)
+      wl_vec_push(&fi->rules, wl_xstrdup(items.v[i]));
+    wl_vec_push(&cp->c->file_ignores, fi);
+  }
+  wl_vec_free(&items);
+  return ok;
 }
 
 static void config_init(wl_config *c, const char *path, const char *dir) {
@@ -349,6 +434,7 @@ static void config_init(wl_config *c, const char *path, const char *dir) {
   c->whole_warps = c->rows_are_warps = c->infer_includes = -1;
   c->rules = wl_xcalloc(wl_nrules ? wl_nrules : 1, sizeof *c->rules);
   c->severity = wl_xcalloc(wl_nrules ? wl_nrules : 1, sizeof *c->severity);
+  c->severity_set = wl_xcalloc(wl_nrules ? wl_nrules : 1, sizeof *c->severity_set);
   for (size_t i = 0; i < wl_nrules; i++)
     c->severity[i] = wl_rules[i].severity;
 }
@@ -364,7 +450,8 @@ bool wl_config_parse(const char *path, const char *dir, const char *text, wl_con
   cp.err = err;
   cp.rule_line = wl_xcalloc(wl_nrules ? wl_nrules : 1, sizeof *cp.rule_line);
   char *copy = wl_xstrdup(text);
-  bool in_rules = false, ok = true;
+  enum { SEC_GENERAL, SEC_RULES, SEC_IGNORES } section = SEC_GENERAL;
+  bool ok = true;
   char *line = copy;
   while (line && ok) {
     char *nl = strchr(line, '\n');
@@ -384,14 +471,25 @@ bool wl_config_parse(const char *path, const char *dir, const char *text, wl_con
       }
       s[n - 1] = '\0';
       char *name = trim(s + 1);
-      if (strcmp(name, "rules") != 0) {
-        ok = fail(&cp, "unknown section '[%s]' (the only section is [rules])", name);
+      if (strcmp(name, "rules") == 0) {
+        section = SEC_RULES;
+      } else if (strcmp(name, "per-file-ignores") == 0) {
+        section = SEC_IGNORES;
+      } else {
+        ok = fail(&cp, "unknown section '[%s]' (the sections are [rules] and [per-file-ignores])",
+                  name);
         break;
       }
-      in_rules = true;
       continue;
     }
-    char *eq = strchr(s, '=');
+    /* a quoted key may hold '=' (a glob of [per-file-ignores]) */
+    char *eq = NULL;
+    if (*s == '"' || *s == '\'') {
+      char *close = strchr(s + 1, *s);
+      eq = close ? strchr(close + 1, '=') : NULL;
+    } else {
+      eq = strchr(s, '=');
+    }
     if (!eq) {
       ok = fail(&cp, "expected 'key = value', got '%.80s'", s);
       break;
@@ -402,8 +500,12 @@ bool wl_config_parse(const char *path, const char *dir, const char *text, wl_con
       ok = fail(&cp, "missing key before '='");
       break;
     }
-    if (in_rules) {
+    if (section == SEC_RULES) {
       ok = rule_key(&cp, key, value);
+      continue;
+    }
+    if (section == SEC_IGNORES) {
+      ok = ignore_key(&cp, key, value);
       continue;
     }
     size_t k = 0;
@@ -414,7 +516,8 @@ bool wl_config_parse(const char *path, const char *dir, const char *text, wl_con
                ? fail(&cp, "rule '%s' must be set in the [rules] section", key)
                : fail(&cp,
                       "unknown key '%s' (expected exclude, extensions, clang-args, cuda-arch, "
-                      "whole-warps, rows-are-warps, or a [rules] section)",
+                      "whole-warps, rows-are-warps, infer-includes, inherit, extend, or a "
+                      "[rules] or [per-file-ignores] section)",
                       key);
       break;
     }
@@ -451,6 +554,7 @@ bool wl_config_load(const char *path, wl_config *c, wl_buf *err) {
   } else {
     ok = wl_config_parse(path, dir, text, c, err);
   }
+  wl_vec_push(&c->sources, wl_xstrdup(canon));
   free(text);
   free(dir);
   free(canon);
@@ -464,13 +568,163 @@ static void free_strings(wl_vec *v) {
   wl_vec_free(v);
 }
 
+static void copy_strings(wl_vec *dst, const wl_vec *src) {
+  for (size_t i = 0; i < src->n; i++)
+    wl_vec_push(dst, wl_xstrdup(src->v[i]));
+}
+
+void wl_config_merge_parent(wl_config *c, const wl_config *parent) {
+  for (size_t i = 0; i < wl_nrules; i++) {
+    if (c->rules[i] == WL_RULE_UNSET)
+      c->rules[i] = parent->rules[i];
+    if (!c->severity_set[i] && parent->severity_set[i]) { /* "on" keeps the parent's severity */
+      c->severity[i] = parent->severity[i];
+      c->severity_set[i] = true;
+    }
+  }
+  copy_strings(&c->exclude, &parent->exclude);
+  copy_strings(&c->exclude_base, &parent->exclude_base);
+  for (size_t i = 0; i < parent->file_ignores.n; i++) {
+    const wl_file_ignore *pf = parent->file_ignores.v[i];
+    wl_file_ignore *fi = wl_xcalloc(1, sizeof *fi);
+    fi->glob = wl_xstrdup(pf->glob);
+    fi->base = wl_xstrdup(pf->base);
+    copy_strings(&fi->rules, &pf->rules);
+    wl_vec_push(&c->file_ignores, fi);
+  }
+  if (c->extensions.n == 0)
+    copy_strings(&c->extensions, &parent->extensions);
+  /* the parent's clang-args first: a later -D or -U of the child wins */
+  wl_vec args = {0};
+  copy_strings(&args, &parent->clang_args);
+  for (size_t i = 0; i < c->clang_args.n; i++)
+    wl_vec_push(&args, c->clang_args.v[i]);
+  wl_vec_free(&c->clang_args);
+  c->clang_args = args;
+  if (!c->arch)
+    c->arch = parent->arch;
+  if (c->whole_warps < 0)
+    c->whole_warps = parent->whole_warps;
+  if (c->rows_are_warps < 0)
+    c->rows_are_warps = parent->rows_are_warps;
+  if (c->infer_includes < 0)
+    c->infer_includes = parent->infer_includes;
+  copy_strings(&c->sources, &parent->sources);
+}
+
+/* The parent of c: the file extend names, or with inherit the nearest
+ * other .warplint at or above c's directory up to root. NULL with err empty:
+ * there is none; NULL with err set: an error. */
+static char *config_parent(const wl_config *c, const char *canon, const char *root, wl_buf *err) {
+  if (c->extend) {
+    char *full = wl_join_path(c->dir, c->extend);
+    struct stat st;
+    char *parent = NULL;
+    if (stat(full, &st) != 0) {
+      wl_buf_printf(err, "%s:%u: extend: cannot read '%s': %s", c->path, c->extend_line, c->extend,
+                    strerror(errno));
+    } else {
+      parent = wl_canonical_path(full);
+      if (!wl_path_within(parent, root)) {
+        wl_buf_printf(err,
+                      "%s:%u: extend: '%s' lies outside the project root %s (a .warplint may "
+                      "only extend a file of its project)",
+                      c->path, c->extend_line, c->extend, root);
+        free(parent);
+        parent = NULL;
+      } else if (!S_ISREG(st.st_mode)) {
+        wl_buf_printf(err, "%s:%u: extend: '%s' is not a regular file", c->path, c->extend_line,
+                      c->extend);
+        free(parent);
+        parent = NULL;
+      }
+    }
+    free(full);
+    return parent;
+  }
+  if (!c->inherit || !wl_path_within(c->dir, root))
+    return NULL;
+  char *d = wl_xstrdup(c->dir);
+  char *found = NULL;
+  for (;;) {
+    char *p = wl_join_path(d, WL_CONFIG_NAME);
+    struct stat st;
+    if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
+      char *pc = wl_canonical_path(p);
+      if (strcmp(pc, canon) != 0)
+        found = pc;
+      else
+        free(pc);
+    }
+    free(p);
+    if (found || strcmp(d, root) == 0 || strcmp(d, "/") == 0)
+      break;
+    char *slash = strrchr(d, '/');
+    slash[slash == d ? 1 : 0] = '\0';
+  }
+  free(d);
+  return found;
+}
+
+static bool load_tree(const char *path, const char *root, wl_vec *chain, wl_config *c,
+                      wl_buf *err) {
+  char *canon = wl_canonical_path(path);
+  for (size_t i = 0; i < chain->n; i++)
+    if (strcmp(chain->v[i], canon) == 0) {
+      config_init(c, path, root);
+      wl_buf_printf(err, "%s: inherit/extend cycle: it is its own parent through %s", path,
+                    (const char *)chain->v[chain->n - 1]);
+      free(canon);
+      return false;
+    }
+  if (chain->n >= WL_CONFIG_MAX_CHAIN) {
+    config_init(c, path, root);
+    wl_buf_printf(err, "%s: more than %d configuration files inherit from one another", path,
+                  WL_CONFIG_MAX_CHAIN);
+    free(canon);
+    return false;
+  }
+  wl_vec_push(chain, canon);
+  if (!wl_config_load(path, c, err))
+    return false;
+  char *parent = config_parent(c, canon, root, err);
+  if (!parent)
+    return err->len == 0;
+  wl_config pc;
+  bool ok = load_tree(parent, root, chain, &pc, err);
+  if (ok)
+    wl_config_merge_parent(c, &pc);
+  wl_config_free(&pc);
+  free(parent);
+  return ok;
+}
+
+bool wl_config_load_tree(const char *path, const char *root, wl_config *c, wl_buf *err) {
+  wl_vec chain = {0};
+  bool ok = load_tree(path, root, &chain, c, err);
+  free_strings(&chain);
+  return ok;
+}
+
 void wl_config_free(wl_config *c) {
   free(c->path);
   free(c->dir);
   free(c->rules);
   free(c->severity);
+  free(c->severity_set);
+  free(c->extend);
   free_strings(&c->exclude);
+  free_strings(&c->exclude_base);
+  for (size_t i = 0; i < c->file_ignores.n; i++) {
+    wl_file_ignore *fi = c->file_ignores.v[i];
+    free(fi->glob);
+    free(fi->base);
+    free_strings(&fi->rules);
+    free(fi);
+  }
+  wl_vec_free(&c->file_ignores);
   free_strings(&c->extensions);
   free_strings(&c->clang_args);
+  free_strings(&c->sources);
   memset(c, 0, sizeof *c);
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # .warplint files through the command line: discovery (nearest upward up to
-# the project root, no merging), every key, --config/--no-config, precedence of the command line,
-# and errors (exit 2, file:line, other files still analyzed).
+# the project root, merged with parents only with inherit/extend), every key,
+# --config/--no-config, precedence of the command line, per-file ignores, and
+# errors (exit 2, file:line, other files still analyzed).
 # Usage: config_test.sh <warplint> <source-dir>
 set -u
 WL=$1
@@ -121,5 +122,63 @@ contains "$T/out" "k.cu:4:10: warning: .*\[full-mask-divergent\]" "whole-warps =
 printf 'whole-warps = sometimes\n' >"$T/ww/.warplint"
 expect_exit 2 -- "$WL" "$T/ww/k.cu"
 contains "$T/err" ".warplint:1: whole-warps: 'sometimes' is not true or false" "whole-warps: bad value"
+
+# inherit = true: merged with the nearest .warplint above (clang-tidy's
+# InheritParentConfig); extend = PATH (ruff): merged with that file
+I="$T/inh"
+mkdir -p "$I/.git" "$I/src/tests" "$I/src/gen" "$I/cfg"
+legacy "$I/src/a.cu"
+legacy "$I/src/tests/t_shfl.cu"
+legacy "$I/src/gen/g.cu"
+printf '__global__ void k(int *o) {\n#ifdef OLD\n  o[0] = __any(o[1]);\n#endif\n}\n' >"$I/src/old.cu"
+printf 'exclude = src/gen/**\nclang-args = -DOLD\n[rules]\nlegacy-intrinsic = error\n' >"$I/.warplint"
+printf 'inherit = true\n[per-file-ignores]\n"tests/t_*.cu" = legacy-intrinsic\n' >"$I/src/.warplint"
+expect_exit 1 -- "$WL" -v "$I/src"
+contains "$T/out" "src/a.cu:1:[0-9]*: error:" "inherit: the parent's severity"
+contains "$T/out" "src/old.cu:3:.*__any" "inherit: the parent's clang-args"
+lacks "$T/out" "gen/g.cu" "inherit: the parent's exclude, relative to the parent"
+lacks "$T/out" "t_shfl.cu" "per-file-ignores: the glob's file is not reported"
+contains "$T/err" "t_shfl.cu:1:[0-9]*: \[legacy-intrinsic\] ignored by the per-file-ignores of" "-v says what per-file-ignores dropped"
+# without inherit the nearest file replaces its parents, as before
+printf '[per-file-ignores]\n"tests/t_*.cu" = legacy-intrinsic\n' >"$I/src/.warplint"
+expect_exit 1 -- "$WL" "$I/src"
+contains "$T/out" "src/a.cu:1:[0-9]*: warning:" "no inherit: the parent's severity does not apply"
+contains "$T/out" "gen/g.cu" "no inherit: the parent's exclude does not apply"
+# per-file ignores: --fix leaves the ignored file alone, --statistics does not count it
+cp "$I/src/tests/t_shfl.cu" "$T/t_before.cu"
+expect_exit 0 -- "$WL" --fix "$I/src/tests"
+same "$I/src/tests/t_shfl.cu" "$T/t_before.cu" "--fix does not rewrite an ignored finding"
+expect_exit 0 -- "$WL" --statistics "$I/src/tests/t_shfl.cu"
+lacks "$T/out" "legacy-intrinsic" "--statistics: ignored findings are not counted"
+# a header's findings are matched by the header's own path
+printf '#define HELPER(v) __ballot(v)\n' >"$I/src/tests/h.cuh"
+printf '#include "h.cuh"\n__global__ void k(int *o) { o[0] = HELPER(o[1]); }\n' >"$I/src/tests/t_inc.cu"
+printf '[per-file-ignores]\n"tests/*.cuh" = legacy-intrinsic\n' >"$I/src/.warplint"
+expect_exit 0 -- "$WL" "$I/src/tests/t_inc.cu"
+lacks "$T/out" "h.cuh" "per-file-ignores: a header reported with its includer"
+# extend: a file of the project, relative to the config
+printf '[rules]\nlegacy-intrinsic = note\n' >"$I/cfg/base.toml"
+printf 'extend = ../cfg/base.toml\n' >"$I/src/.warplint"
+expect_exit 1 -- "$WL" "$I/src/a.cu"
+contains "$T/out" "a.cu:1:[0-9]*: note:" "extend: the extended file's rules"
+# extend may not leave the project (a checkout's .warplint is untrusted)
+printf '[rules]\nlegacy-intrinsic = off\n' >"$T/outside.toml"
+printf 'extend = ../../outside.toml\n' >"$I/src/.warplint"
+expect_exit 2 -- "$WL" "$I/src/a.cu" "$R/other"
+contains "$T/err" "src/.warplint:1: extend: '../../outside.toml' lies outside the project root" "extend outside the project"
+lacks "$T/out" "src/a.cu" "extend outside the project: its files are not analyzed"
+contains "$T/out" "other/o.cu" "extend outside the project: other files still analyzed"
+ln -s "$T/outside.toml" "$I/cfg/link.toml"
+printf 'extend = ../cfg/link.toml\n' >"$I/src/.warplint"
+expect_exit 2 -- "$WL" "$I/src/a.cu"
+contains "$T/err" "lies outside the project root" "extend through a symbolic link out of the project"
+printf 'extend = ../cfg/base.toml\n' >"$I/src/.warplint"
+printf 'extend = ../src/.warplint\n' >"$I/cfg/base.toml"
+expect_exit 2 -- "$WL" "$I/src/a.cu"
+contains "$T/err" "inherit/extend cycle" "extend cycle"
+# --export-fixes never overwrites a parent configuration either
+printf 'inherit = true\n' >"$I/src/.warplint"
+expect_exit 2 -- "$WL" --export-fixes "$I/.warplint" "$I/src/a.cu"
+contains "$T/err" "is one of the inputs" "--export-fixes: an inherited .warplint is an input"
 
 finish "config tests"
