@@ -2,9 +2,9 @@
 # Installs the Debian 12 packages warplint needs to build and test, when they
 # are missing. Usage: scripts/setup-debian.sh [--with-test-tools]
 set -eu
-pkgs="build-essential cmake pkg-config libclang-19-dev libjson-c-dev check"
+pkgs="build-essential cmake pkg-config libclang-19-dev libjson-c-dev libgit2-dev check"
 if [ "${1:-}" = "--with-test-tools" ]; then
-  pkgs="$pkgs python3 python3-jsonschema python3-yaml time clang-tools-14"
+  pkgs="$pkgs python3 python3-jsonschema python3-yaml time clang-tools-14 git pre-commit"
 fi
 missing=""
 for p in $pkgs; do

@@ -24,6 +24,7 @@
 #include "diag.h"
 #include "emit.h"
 #include "fix.h"
+#include "gitignore.h"
 #include "infer.h"
 #include "isolate.h"
 #include "options.h"
@@ -99,11 +100,12 @@ typedef struct run_ctx {
   wl_vec rule_ids;     /* char*: rule ids from worker processes that are not registered rules */
   regex_t header_re;   /* --header-filter */
   bool have_header_re;
-  wl_vec roots;     /* char*: canonical directories whose headers are reported by default */
-  char *cuda_canon; /* canonical --cuda-path: its headers are never reported */
-  wl_infer *infer;  /* include inference; NULL when off */
-  wl_vec included;  /* char*: canonical headers included by the files analyzed, sorted */
-  wl_vec db_incs;   /* canonical header, wl_compdb_entry*, ...: who includes what in the database */
+  wl_vec roots;            /* char*: canonical directories whose headers are reported by default */
+  char *cuda_canon;        /* canonical --cuda-path: its headers are never reported */
+  wl_infer *infer;         /* include inference; NULL when off */
+  wl_gitignore *gitignore; /* what git ignores in directory walks; NULL: --no-ignore */
+  wl_vec included;         /* char*: canonical headers included by the files analyzed, sorted */
+  wl_vec db_incs; /* canonical header, wl_compdb_entry*, ...: who includes what in the database */
   bool db_incs_done;
 } run_ctx;
 
@@ -299,7 +301,24 @@ static int cmp_str(const void *a, const void *b) {
  * input error, never skipped silently. */
 #define WL_WALK_DEPTH 1024
 
-static void walk_dir(run_ctx *rc, const char *dir, const char *canon_dir, int depth) {
+/* Whether git ignores a canonical path found in a directory walk (a walk
+ * of a named directory that is itself ignored does not ask). */
+static bool git_ignores(run_ctx *rc, bool use_ignore, const char *shown, const char *canon) {
+  if (!use_ignore || !rc->gitignore)
+    return false;
+  char *note = NULL;
+  bool hit = wl_gitignore_ignored(rc->gitignore, canon, &note);
+  if (note && rc->o->verbose)
+    fprintf(rc->err, "warplint: note: %s\n", note);
+  free(note);
+  if (hit && rc->o->verbose)
+    fprintf(rc->err, "warplint: note: %s: ignored by git (.gitignore; --no-ignore searches it)\n",
+            shown);
+  return hit;
+}
+
+static void walk_dir(run_ctx *rc, const char *dir, const char *canon_dir, int depth,
+                     bool use_ignore) {
   if (depth > WL_WALK_DEPTH) {
     char msg[128];
     snprintf(msg, sizeof msg,
@@ -341,10 +360,12 @@ static void walk_dir(run_ctx *rc, const char *dir, const char *canon_dir, int de
         bool excluded = prof->has_cfg && wl_config_excludes(&prof->cfg, c.data);
         if (excluded && rc->o->verbose)
           fprintf(rc->err, "warplint: note: %s: excluded by %s\n", p.data, prof->cfg.path);
-        if (!excluded && lstat(p.data, &lst) == 0 && !S_ISLNK(lst.st_mode)) /* no symlink loops */
-          walk_dir(rc, p.data, c.data, depth + 1);
+        if (!excluded && lstat(p.data, &lst) == 0 && !S_ISLNK(lst.st_mode) && /* no loops */
+            !git_ignores(rc, use_ignore, p.data, c.data))
+          walk_dir(rc, p.data, c.data, depth + 1, use_ignore);
         prof = dir_profile(rc, canon_dir); /* the cache moved on */
-      } else if (S_ISREG(st.st_mode) && has_ext(names.v[i], &prof->exts)) {
+      } else if (S_ISREG(st.st_mode) && has_ext(names.v[i], &prof->exts) &&
+                 !git_ignores(rc, use_ignore, p.data, c.data)) {
         char *canon = wl_canonical_path(p.data);
         add_file(rc, p.data, canon, prof);
         free(canon);
@@ -413,7 +434,13 @@ static void collect_paths(run_ctx *rc) {
     char *canon = wl_canonical_path(p);
     size_t first = rc->njobs;
     if (S_ISDIR(st.st_mode)) {
-      walk_dir(rc, p, canon, 0);
+      /* a directory named on the command line is searched even when git
+       * ignores it (then without .gitignore: everything below is ignored) */
+      bool use_ignore = rc->gitignore && !wl_gitignore_ignored(rc->gitignore, canon, NULL);
+      if (rc->gitignore && !use_ignore && o->verbose)
+        fprintf(rc->err,
+                "warplint: note: %s: ignored by git, but named: searched without .gitignore\n", p);
+      walk_dir(rc, p, canon, 0, use_ignore);
       for (size_t k = first; k < rc->njobs; k++) {
         rc->jobs[k].root = wl_xstrdup(canon);
         rc->jobs[k].root_shown = wl_xstrdup(p);
@@ -1036,6 +1063,7 @@ static void free_ctx(run_ctx *rc) {
   wl_vec_free(&rc->roots);
   free(rc->cuda_canon);
   wl_infer_free(rc->infer);
+  wl_gitignore_free(rc->gitignore);
   wl_vec_free(&rc->included); /* borrowed from the jobs */
   for (size_t i = 0; i < rc->db_incs.n; i += 2)
     free(rc->db_incs.v[i]);
@@ -1430,6 +1458,8 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   header_roots(&rc);
   if (!o.no_infer_includes)
     rc.infer = wl_infer_new();
+  if (!o.no_ignore && o.paths.n > 0)
+    rc.gitignore = wl_gitignore_new();
   if (o.paths.n == 0)
     collect_db(&rc);
   else

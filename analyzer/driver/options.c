@@ -63,6 +63,8 @@ static const char usage_text[] =
     "Configuration and legacy trees:\n"
     "  --config FILE              use FILE for every input instead of the nearest .warplint\n"
     "  --no-config                ignore .warplint files\n"
+    "  --no-ignore                also search what .gitignore excludes in directories\n"
+    "                             (files named on the command line are always analyzed)\n"
     "  --baseline FILE            report only findings that are not recorded in FILE\n"
     "  --write-baseline FILE      record the current findings in FILE (JSON) and exit\n"
     "\n"
@@ -193,6 +195,7 @@ enum {
   OPT_EXPORT_FIXES,
   OPT_CONFIG,
   OPT_NO_CONFIG,
+  OPT_NO_IGNORE,
   OPT_BASELINE,
   OPT_WRITE_BASELINE,
   OPT_CUDA_PATH,
@@ -234,6 +237,7 @@ static const struct option long_opts[] = {
     {"export-fixes", required_argument, NULL, OPT_EXPORT_FIXES},
     {"config", required_argument, NULL, OPT_CONFIG},
     {"no-config", no_argument, NULL, OPT_NO_CONFIG},
+    {"no-ignore", no_argument, NULL, OPT_NO_IGNORE},
     {"baseline", required_argument, NULL, OPT_BASELINE},
     {"write-baseline", required_argument, NULL, OPT_WRITE_BASELINE},
     {"compile-commands", required_argument, NULL, 'p'},
@@ -416,6 +420,7 @@ static wl_parse_result take_option(wl_cli_opts *o, int opt, const char *v, bool 
   case OPT_FIX_OUTSIDE: o->fix_outside_project = true; break;
   case OPT_DIFF: o->diff = true; break;
   case OPT_NO_CONFIG: o->no_config = true; break;
+  case OPT_NO_IGNORE: o->no_ignore = true; break;
   case OPT_STRICT: o->strict = true; break;
   case 'q': o->quiet = true; break;
   case OPT_STATISTICS: o->statistics = true; break;

@@ -45,6 +45,7 @@ typedef struct wl_cli_opts {
   const char *compdb;         /* -p */
   const char *config;         /* --config */
   bool no_config;             /* --no-config */
+  bool no_ignore;             /* --no-ignore: directories are walked without .gitignore */
   const char *baseline;       /* --baseline */
   const char *write_baseline; /* --write-baseline */
   bool report_unused;         /* --report-unused-suppressions */

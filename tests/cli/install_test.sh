@@ -66,6 +66,7 @@ if [ -n "$DEB" ]; then
   contains "$T/info" "^ Version: $VERSION$" "package version is the project's"
   contains "$T/info" "^ Depends: .*libclang1-19" "Depends on libclang1-19"
   contains "$T/info" "^ Depends: .*libjson-c5" "Depends on libjson-c5"
+  contains "$T/info" "^ Depends: .*libgit2-1.5" "Depends on libgit2 (.gitignore)"
   # every library the binary links directly (readelf NEEDED) comes from a
   # package in Depends (or libc)
   for so in $(readelf -d "$BUILD/warplint" | sed -n 's/.*Shared library: \[\(.*\)\]/\1/p'); do
