@@ -9,6 +9,7 @@
 #include "consteval.h"
 #include "lanes.h"
 #include "rules.h"
+#include "wording.h"
 
 void wl_rule_mask_excludes_caller(wl_rule_ctx *ctx) {
   const wl_lanes *l = wl_an_lanes(ctx->an);

@@ -1,4 +1,5 @@
-/* rules.h - the rule registry and the context a rule runs in. */
+/* rules.h - the rule registry, the context a rule runs in, and how a rule
+ * reports. */
 #ifndef WARPLINT_RULES_H
 #define WARPLINT_RULES_H
 
@@ -36,10 +37,22 @@ typedef void (*wl_rule_fn)(wl_rule_ctx *ctx);
 #include "rules.def"
 #undef WL_RULE
 
-/* The rules' functions, in the order of the catalog's wl_rules (rulecat.h):
- * wl_rule_runs[i] runs with ctx->rule == &wl_rules[i], both made from the
- * same rules.def line. */
+/* ---- the registry (support/registry.c) ----------------------------------
+ * Made from rules.def: wl_rules[i] (id, default severity, summary) and
+ * wl_rule_runs[i] come from the same line, and the runner calls
+ * wl_rule_runs[i] with ctx->rule == &wl_rules[i]. */
+extern const wl_rule wl_rules[]; /* rules.def order */
+extern const size_t wl_nrules;
 extern const wl_rule_fn wl_rule_runs[];
+/* the rules/ markdown docs (generated at build time), ends with {0,0} */
+extern const wl_rule_doc wl_rule_docs[];
+/* The catalog handed down to the reports (suppressions, SARIF: rulecat.h). */
+extern const wl_rulecat wl_rule_catalog;
+const wl_rule *wl_rule_find(const char *id);
+size_t wl_rule_index(const wl_rule *r);
+const char *wl_rule_doc_text(const char *id);
+
+/* ---- reporting (support/reporting.c) ------------------------------------ */
 
 /* Reporting from rules, under the id of the rule running (ctx->rule): there
  * is no id to pass, so a rule cannot report as another. The finding is placed at the node's
@@ -76,8 +89,5 @@ void wl_fix_clear(wl_finding *fd);
 
 /* Source text of a range of the main file (arena-owned copy), NULL if not in the main file. */
 const char *wl_source_text(const wl_rule_ctx *ctx, wl_range r);
-
-/* A set of lanes for a message: "0-7, 16, 18-31" (truncated to fit size). */
-void wl_lane_list(unsigned set, char *buf, size_t size);
 
 #endif

@@ -23,6 +23,7 @@
 #include "lanes.h"
 #include "local_values.h"
 #include "rules.h"
+#include "wording.h"
 
 /* ---- the values a shift operand takes ------------------------------------- */
 

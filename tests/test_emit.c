@@ -42,7 +42,8 @@ static wl_emit_info test_info(bool color) {
                        .errors = input_errors,
                        .nerrors = 2,
                        .files_analyzed = 3,
-                       .color = color};
+                       .color = color,
+                       .rules = &wl_rule_catalog};
   return info;
 }
 

@@ -82,7 +82,7 @@ static const struct {
 START_TEST(test_grammar) {
   wl_suppressions s;
   const char *src = grammar[_i].src;
-  wl_suppressions_scan(src, strlen(src), &s);
+  wl_suppressions_scan(src, strlen(src), &wl_rule_catalog, &s);
   bool hit = wl_suppressions_match(&s, RULE, grammar[_i].line);
   ck_assert_msg(hit == grammar[_i].silenced, "case %d (%s): %s", _i, src,
                 hit ? "silenced" : "not silenced");
@@ -108,7 +108,7 @@ START_TEST(test_invalid_ids_reported) {
   wl_findings f;
   wl_findings_init(&f);
   add(&f, RULE, 1);
-  wl_suppress_apply(src, strlen(src), "t.cu", NULL, false, &f);
+  wl_suppress_apply(src, strlen(src), "t.cu", &wl_rule_catalog, NULL, false, &f);
   ck_assert_uint_eq(count(&f, RULE), 1); /* the typo silenced nothing */
   ck_assert_uint_eq(count(&f, WL_RULE_INVALID_SUPPRESSION), 2);
   wl_findings_sort_dedup(&f);
@@ -135,7 +135,7 @@ START_TEST(test_unused_reported) {
   wl_findings f;
   wl_findings_init(&f);
   add(&f, RULE, 1);
-  wl_suppress_apply(src, strlen(src), "t.cu", enabled, true, &f);
+  wl_suppress_apply(src, strlen(src), "t.cu", &wl_rule_catalog, enabled, true, &f);
   wl_findings_sort_dedup(&f);
   ck_assert_uint_eq(count(&f, RULE), 0);
   ck_assert_uint_eq(count(&f, WL_RULE_UNUSED_SUPPRESSION), 3);
@@ -146,13 +146,13 @@ START_TEST(test_unused_reported) {
   wl_findings_free(&f);
   /* not asked for: nothing reported */
   add(&f, RULE, 1);
-  wl_suppress_apply(src, strlen(src), "t.cu", enabled, false, &f);
+  wl_suppress_apply(src, strlen(src), "t.cu", &wl_rule_catalog, enabled, false, &f);
   ck_assert_uint_eq(f.n, 0);
   wl_findings_free(&f);
   /* a suppression of a rule that did not run is not unused */
   for (size_t i = 0; i < wl_nrules; i++)
     enabled[i] = false;
-  wl_suppress_apply(src, strlen(src), "t.cu", enabled, true, &f);
+  wl_suppress_apply(src, strlen(src), "t.cu", &wl_rule_catalog, enabled, true, &f);
   ck_assert_uint_eq(count(&f, WL_RULE_UNUSED_SUPPRESSION), 1); /* only the all-rules one */
   wl_findings_free(&f);
   free(enabled);
@@ -164,7 +164,7 @@ START_TEST(test_pseudo_rules_silenceable) {
                     "x; // warplint-disable-line no-such-rule\n";
   wl_findings f;
   wl_findings_init(&f);
-  wl_suppress_apply(src, strlen(src), "t.cu", NULL, true, &f);
+  wl_suppress_apply(src, strlen(src), "t.cu", &wl_rule_catalog, NULL, true, &f);
   ck_assert_uint_eq(f.n, 0);
   wl_findings_free(&f);
 }
@@ -175,7 +175,7 @@ START_TEST(test_other_files_untouched) {
   wl_findings f;
   wl_findings_init(&f);
   wl_findings_add(&f, RULE, WL_SEV_WARNING, "other.cuh", 1, 1, 1, 2, "m");
-  wl_suppress_apply(src, strlen(src), "t.cu", NULL, false, &f);
+  wl_suppress_apply(src, strlen(src), "t.cu", &wl_rule_catalog, NULL, false, &f);
   ck_assert_uint_eq(f.n, 1);
   wl_findings_free(&f);
 }
@@ -199,7 +199,7 @@ START_TEST(test_blocks_and_malformed_reported) {
   add(&f, RULE, 4);
   add(&f, RULE, 6);
   add(&f, RULE, 8);
-  wl_suppress_apply(src, strlen(src), "t.cu", NULL, false, &f);
+  wl_suppress_apply(src, strlen(src), "t.cu", &wl_rule_catalog, NULL, false, &f);
   wl_findings_sort_dedup(&f);
   ck_assert_uint_eq(count(&f, RULE), 3);
   ck_assert_uint_eq(count(&f, WL_RULE_UNUSED_SUPPRESSION), 2);
@@ -220,13 +220,13 @@ START_TEST(test_blocks_and_malformed_reported) {
   /* a used block is not reported; an unused one is, with its lines */
   const char *blk = "// NOLINTBEGIN(legacy-intrinsic)\nx;\n// NOLINTEND(legacy-intrinsic)\n";
   wl_findings_init(&f);
-  wl_suppress_apply(blk, strlen(blk), "t.cu", NULL, true, &f);
+  wl_suppress_apply(blk, strlen(blk), "t.cu", &wl_rule_catalog, NULL, true, &f);
   ck_assert_uint_eq(f.n, 1);
   ck_assert_ptr_nonnull(strstr(f.v[0].message, "no 'legacy-intrinsic' finding in lines 1-3"));
   wl_findings_free(&f);
   wl_findings_init(&f);
   add(&f, RULE, 2);
-  wl_suppress_apply(blk, strlen(blk), "t.cu", NULL, true, &f);
+  wl_suppress_apply(blk, strlen(blk), "t.cu", &wl_rule_catalog, NULL, true, &f);
   ck_assert_uint_eq(f.n, 0);
   wl_findings_free(&f);
 }
@@ -250,7 +250,7 @@ START_TEST(test_many_ids_bounded) {
   wl_findings_init(&f);
   add(&f, RULE, 1);
   add(&f, RULE, 2);
-  wl_suppress_apply(b.data, b.len, "t.cu", NULL, true, &f);
+  wl_suppress_apply(b.data, b.len, "t.cu", &wl_rule_catalog, NULL, true, &f);
   ck_assert_uint_eq(count(&f, RULE), 2); /* neither list silences anything */
   ck_assert_uint_eq(count(&f, WL_RULE_INVALID_SUPPRESSION), WL_SUP_MAX_REPORTS + 1);
   wl_findings_sort_dedup(&f);
@@ -297,7 +297,7 @@ START_TEST(test_mutations_never_crash) {
     wl_findings_init(&f);
     for (unsigned line = 1; line <= 6; line++)
       add(&f, RULE, line);
-    wl_suppress_apply(buf, len, "t.cu", NULL, round % 2 == 0, &f);
+    wl_suppress_apply(buf, len, "t.cu", &wl_rule_catalog, NULL, round % 2 == 0, &f);
     for (size_t i = 0; i < f.n; i++)
       ck_assert_uint_ge(f.v[i].line, 1);
     wl_findings_free(&f);

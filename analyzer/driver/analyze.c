@@ -33,8 +33,8 @@ void wl_run_rules(const wl_tu *tu, const char *display_path, const wl_analyze_op
   }
   wl_rule_ctx_free(&ctx);
   wl_analyses_free(&an);
-  wl_suppress_apply(tu->source, tu->source_len, display_path, o ? o->enabled : NULL,
-                    o && o->report_unused_suppressions, &local);
+  wl_suppress_apply(tu->source, tu->source_len, display_path, &wl_rule_catalog,
+                    o ? o->enabled : NULL, o && o->report_unused_suppressions, &local);
   for (unsigned i = 0; i < tu->nnotices; i++) {
     const wl_parse_diag *d = &tu->notices[i];
     bool main = !d->loc.file || wl_tu_in_main(tu, d->loc);

@@ -1546,7 +1546,7 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   } else {
     size_t in_baseline = have_bl ? wl_baseline_filter(&bl, &all) : 0;
     wl_emit_info info = {WARPLINT_VERSION, rc.cwd,      errors, nerrors, analyzed, false, false,
-                         incomplete,       nincomplete, NULL};
+                         incomplete,       nincomplete, NULL,    &wl_rule_catalog};
     /* SARIF: URIs and fingerprints relative to the project root */
     char *project_root = o.project_root ? wl_canonical_path(o.project_root) : wl_project_root();
     info.project_root = project_root;

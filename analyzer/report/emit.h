@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "diag.h"
+#include "rulecat.h"
 
 #define WARPLINT_INFO_URI "https://github.com/warplint/warplint"
 
@@ -34,6 +35,9 @@ typedef struct wl_emit_info {
   /* canonical project root: SARIF URIs (under %SRCROOT%) and fingerprints use
    * paths relative to it, however the inputs were spelled; NULL: cwd */
   const char *project_root;
+  /* the rules that may have run (the registry's wl_rule_catalog): SARIF lists
+   * them with their docs and gives each result its ruleIndex; NULL: none */
+  const wl_rulecat *rules;
 } wl_emit_info;
 
 /* Each prints every finding of f (already sorted and de-duplicated) to out.

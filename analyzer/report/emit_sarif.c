@@ -168,14 +168,14 @@ static char *what_it_does(const char *md) {
   return wl_buf_detach(&b);
 }
 
-static struct json_object *rule_json(const wl_rule *r) {
+static struct json_object *rule_json(const wl_rulecat *cat, const wl_rule *r) {
   struct json_object *o = wl_emit_jobject();
   wl_emit_jset(o, "id", wl_emit_jstring(r->id));
   char *name = camel_case(r->id);
   wl_emit_jset(o, "name", wl_emit_jstring(name));
   free(name);
   wl_emit_jset(o, "shortDescription", message(r->summary));
-  const char *md = wl_rule_doc_text(r->id);
+  const char *md = wl_rulecat_doc(cat, r->id);
   char *full = md ? what_it_does(md) : NULL;
   wl_emit_jset(o, "fullDescription", message(full ? full : r->summary));
   free(full);
@@ -287,20 +287,21 @@ static struct json_object *fix_json(const wl_finding *fd) {
 
 /* Findings about suppression comments come from pseudo-rules that are not in
  * the registry (suppress.c); SARIF lists them after the registered rules. */
-static long long rule_index_of(const char *id) {
-  const wl_rule *r = wl_rule_find(id);
+static long long rule_index_of(const wl_rulecat *cat, const char *id) {
+  const wl_rule *r = wl_rulecat_find(cat, id);
   if (r)
-    return (long long)wl_rule_index(r);
+    return (long long)wl_rulecat_index(cat, r);
   for (size_t i = 0; i < wl_npseudo_rules; i++)
     if (strcmp(wl_pseudo_rules[i].id, id) == 0)
-      return (long long)(wl_nrules + i);
+      return (long long)((cat ? cat->n : 0) + i);
   return -1;
 }
 
-static struct json_object *result_json(const wl_finding *fd, const char *fingerprint) {
+static struct json_object *result_json(const wl_rulecat *cat, const wl_finding *fd,
+                                       const char *fingerprint) {
   struct json_object *o = wl_emit_jobject();
   wl_emit_jset(o, "ruleId", wl_emit_jstring(fd->rule));
-  long long ri = rule_index_of(fd->rule);
+  long long ri = rule_index_of(cat, fd->rule);
   if (ri >= 0)
     wl_emit_jset(o, "ruleIndex", wl_emit_jint(ri));
   wl_emit_jset(o, "level", wl_emit_jstring(wl_severity_name(fd->severity)));
@@ -441,10 +442,11 @@ int wl_emit_sarif(FILE *out, const wl_findings *all, const wl_emit_info *info) {
   wl_emit_jset(driver, "version", wl_emit_jstring(version));
   wl_emit_jset(driver, "informationUri", wl_emit_jstring(WARPLINT_INFO_URI));
   struct json_object *rules = wl_emit_jarray();
-  for (size_t i = 0; i < wl_nrules; i++)
-    wl_emit_jpush(rules, rule_json(&wl_rules[i]));
+  const wl_rulecat *cat = info ? info->rules : NULL;
+  for (size_t i = 0; cat && i < cat->n; i++)
+    wl_emit_jpush(rules, rule_json(cat, &cat->rules[i]));
   for (size_t i = 0; i < wl_npseudo_rules; i++)
-    wl_emit_jpush(rules, rule_json(&wl_pseudo_rules[i]));
+    wl_emit_jpush(rules, rule_json(cat, &wl_pseudo_rules[i]));
   wl_emit_jset(driver, "rules", rules);
   struct json_object *tool = wl_emit_jobject();
   wl_emit_jset(tool, "driver", driver);
@@ -472,7 +474,7 @@ int wl_emit_sarif(FILE *out, const wl_findings *all, const wl_emit_info *info) {
   wl_findings_fingerprints(f, fps);
   struct json_object *results = wl_emit_jarray();
   for (size_t i = 0; i < f->n; i++)
-    wl_emit_jpush(results, result_json(&f->v[i], fps[i]));
+    wl_emit_jpush(results, result_json(cat, &f->v[i], fps[i]));
   free(fps);
   wl_emit_jset(run, "results", results);
 

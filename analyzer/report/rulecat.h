@@ -1,8 +1,8 @@
 /* rulecat.h - the catalog of rules as reports need it: the id, default
- * severity and summary of every rule of rules/rules.def, in its order, and
- * each rule's documentation (rules/<id>.md, embedded at build time). The
- * rules themselves (rules.h) sit above the reports; suppressions, emitters
- * and options ask this catalog. */
+ * severity and summary of every rule, and each rule's documentation. The
+ * catalog itself is made by the rules layer from rules/rules.def (the
+ * registry, rules.h: wl_rule_catalog) and handed down to the reports that
+ * need it (suppressions, SARIF), so nothing here knows which rules exist. */
 #ifndef WARPLINT_RULECAT_H
 #define WARPLINT_RULECAT_H
 
@@ -16,17 +16,22 @@ typedef struct wl_rule {
   const char *summary;
 } wl_rule;
 
-extern const wl_rule wl_rules[]; /* rules.def order */
-extern const size_t wl_nrules;
-const wl_rule *wl_rule_find(const char *id);
-size_t wl_rule_index(const wl_rule *r);
-
 typedef struct wl_rule_doc {
   const char *id;
   const char *markdown;
 } wl_rule_doc;
-extern const wl_rule_doc
-    wl_rule_docs[]; /* generated from the rules/ markdown docs, ends with {0,0} */
-const char *wl_rule_doc_text(const char *id);
+
+typedef struct wl_rulecat {
+  const wl_rule *rules; /* rules.def order */
+  size_t n;
+  const wl_rule_doc *docs; /* the rules/ markdown docs (pseudo-rules' too), ends with {0,0} */
+} wl_rulecat;
+
+/* The rule of the catalog with this id, NULL when none (or no catalog). */
+const wl_rule *wl_rulecat_find(const wl_rulecat *c, const char *id);
+/* A rule's position in the catalog (r is one of c->rules). */
+size_t wl_rulecat_index(const wl_rulecat *c, const wl_rule *r);
+/* The markdown doc of a rule or pseudo-rule, NULL when none. */
+const char *wl_rulecat_doc(const wl_rulecat *c, const char *id);
 
 #endif

@@ -28,9 +28,9 @@ static bool id_matches(const char *pattern, const char *rule) {
   return fnmatch(pattern, rule, 0) == 0;
 }
 
-static bool id_known(const char *id) {
-  for (size_t i = 0; i < wl_nrules; i++)
-    if (id_matches(id, wl_rules[i].id))
+static bool id_known(const wl_rulecat *rules, const char *id) {
+  for (size_t i = 0; rules && i < rules->n; i++)
+    if (id_matches(id, rules->rules[i].id))
       return true;
   for (size_t i = 0; i < NPSEUDO; i++)
     if (id_matches(id, wl_pseudo_rules[i].id))
@@ -57,6 +57,7 @@ typedef struct scanner {
   size_t *line_starts;
   size_t nlines;
   wl_suppressions *out;
+  const wl_rulecat *rules; /* the ids a directive may name */
   block_mark *marks;
   size_t nmarks, capmarks;
 } scanner;
@@ -112,7 +113,7 @@ static void idlist_add(scanner *sc, idlist *l, const char *p, size_t n) {
   id->id[n] = '\0';
   unsigned line;
   locate(sc, (size_t)(p - sc->src), &line, &id->col);
-  id->known = id_known(id->id);
+  id->known = id_known(sc->rules, id->id);
   id->used = false;
 }
 
@@ -378,9 +379,10 @@ static bool raw_prefix(const char *s, size_t n) {
          (n == 3 && strncmp(s, "u8R", 3) == 0);
 }
 
-void wl_suppressions_scan(const char *src, size_t len, wl_suppressions *out) {
+void wl_suppressions_scan(const char *src, size_t len, const wl_rulecat *rules,
+                          wl_suppressions *out) {
   memset(out, 0, sizeof *out);
-  scanner sc = {src, len, NULL, 0, out, NULL, 0, 0};
+  scanner sc = {src, len, NULL, 0, out, rules, NULL, 0, 0};
   size_t cap = 64;
   sc.line_starts = wl_xmalloc(cap * sizeof *sc.line_starts);
   sc.line_starts[sc.nlines++] = 0;
@@ -499,9 +501,9 @@ static bool is_pseudo(const char *id) {
 }
 
 /* Whether the id (a glob) covers a rule that ran. */
-static bool covers_enabled_rule(const char *id, const bool *enabled) {
-  for (size_t i = 0; i < wl_nrules; i++)
-    if ((!enabled || enabled[i]) && id_matches(id, wl_rules[i].id))
+static bool covers_enabled_rule(const wl_rulecat *rules, const char *id, const bool *enabled) {
+  for (size_t i = 0; rules && i < rules->n; i++)
+    if ((!enabled || enabled[i]) && id_matches(id, rules->rules[i].id))
       return true;
   return false;
 }
@@ -553,12 +555,12 @@ static void where(const wl_suppression *d, char *buf, size_t n) {
     snprintf(buf, n, "on line %u", d->target);
 }
 
-void wl_suppress_apply(const char *src, size_t len, const char *file, const bool *enabled,
-                       bool report_unused, wl_findings *f) {
+void wl_suppress_apply(const char *src, size_t len, const char *file, const wl_rulecat *rules,
+                       const bool *enabled, bool report_unused, wl_findings *f) {
   if (!src)
     return;
   wl_suppressions s;
-  wl_suppressions_scan(src, len, &s);
+  wl_suppressions_scan(src, len, rules, &s);
   if (s.n == 0 && s.nproblems == 0) {
     wl_suppressions_free(&s);
     return;
@@ -596,7 +598,7 @@ void wl_suppress_apply(const char *src, size_t len, const char *file, const bool
         add_pseudo(&extra, WL_RULE_INVALID_SUPPRESSION, file, src, len, d->line, id->col, off,
                    (unsigned)strlen(id->id), msg);
       } else if (report_unused && id->known && !id->used && !is_pseudo(id->id) &&
-                 covers_enabled_rule(id->id, enabled)) {
+                 covers_enabled_rule(rules, id->id, enabled)) {
         snprintf(msg, sizeof msg, "unused suppression: no '%.200s' finding %s", id->id, at);
         add_pseudo(&extra, WL_RULE_UNUSED_SUPPRESSION, file, src, len, d->line, id->col, off,
                    (unsigned)strlen(id->id), msg);

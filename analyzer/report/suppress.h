@@ -88,8 +88,10 @@ typedef struct wl_suppressions {
 } wl_suppressions;
 
 /* Reads every directive in the comments of src (strings and character
- * literals are skipped). */
-void wl_suppressions_scan(const char *src, size_t len, wl_suppressions *out);
+ * literals are skipped). rules: the catalog whose ids are known (with the
+ * pseudo-rules'); NULL: none. */
+void wl_suppressions_scan(const char *src, size_t len, const wl_rulecat *rules,
+                          wl_suppressions *out);
 void wl_suppressions_free(wl_suppressions *s);
 /* Whether a finding of rule on line is silenced; marks what silenced it as used. */
 bool wl_suppressions_match(wl_suppressions *s, const char *rule, unsigned line);
@@ -98,9 +100,11 @@ bool wl_suppressions_match(wl_suppressions *s, const char *rule, unsigned line);
  * in that file: silenced findings are removed, invalid-suppression findings
  * added, and with report_unused also unused-suppression findings for
  * warplint-owned directives (and NOLINT ids naming warplint rules) that
- * silenced nothing. enabled (per rule, wl_rules order; NULL: all): a
- * suppression of a rule that did not run is never reported unused. */
-void wl_suppress_apply(const char *src, size_t len, const char *file, const bool *enabled,
-                       bool report_unused, wl_findings *f);
+ * silenced nothing. rules: the catalog of the rules that may have run (the
+ * registry's wl_rule_catalog). enabled (per rule, in the catalog's order;
+ * NULL: all): a suppression of a rule that did not run is never reported
+ * unused. */
+void wl_suppress_apply(const char *src, size_t len, const char *file, const wl_rulecat *rules,
+                       const bool *enabled, bool report_unused, wl_findings *f);
 
 #endif

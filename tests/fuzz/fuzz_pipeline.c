@@ -18,6 +18,7 @@
 #include "diag.h"
 #include "emit.h"
 #include "fix.h"
+#include "rules.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -137,6 +138,7 @@ static void check_emitters(const wl_findings *f) {
   info.errors = errs;
   info.nerrors = 1;
   info.files_analyzed = 1;
+  info.rules = &wl_rule_catalog;
   for (int fmt = 0; fmt < 3; fmt++) {
     char *s = NULL;
     size_t n = 0;
