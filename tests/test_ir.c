@@ -6,23 +6,11 @@
 
 #include "ir.h"
 #include "parse.h"
+#include "support/snippet.h"
 
 Suite *wl_suite_ir(void);
 
-static wl_tu *parse_src(const char *src) {
-  wl_parser *p = wl_parser_new();
-  wl_parse_opts o;
-  memset(&o, 0, sizeof o);
-  o.arch = 75;
-  wl_tu *tu = NULL;
-  wl_buf err;
-  wl_buf_init(&err);
-  wl_parse_status st = wl_parse(p, "t.cu", src, &o, &tu, &err);
-  ck_assert_msg(st == WL_PARSE_OK, "parse failed: %s", wl_buf_str(&err));
-  wl_buf_free(&err);
-  wl_parser_free(p);
-  return tu;
-}
+static wl_tu *parse_src(const char *src) { return wl_snippet_parse(src, false); }
 
 static const wl_func *func(const wl_tu *tu, const char *name) {
   for (unsigned i = 0; i < tu->nfuncs; i++)

@@ -8,6 +8,7 @@
 #include "consteval.h"
 #include "lanes.h"
 #include "parse.h"
+#include "support/snippet.h"
 
 Suite *wl_suite_lanes(void);
 
@@ -17,19 +18,7 @@ typedef struct fixture {
 } fixture;
 
 static fixture build(const char *src, bool whole_warps, bool rows_are_warps) {
-  wl_parser *p = wl_parser_new();
-  wl_parse_opts o;
-  memset(&o, 0, sizeof o);
-  o.arch = 75;
-  fixture fx = {NULL, NULL};
-  wl_buf err;
-  wl_buf_init(&err);
-  wl_parse_status st = wl_parse(p, "t.cu", src, &o, &fx.tu, &err);
-  ck_assert_msg(st == WL_PARSE_OK, "parse failed: %s", wl_buf_str(&err));
-  ck_assert_msg(fx.tu->ndiags == 0, "parse error: %s",
-                fx.tu->ndiags ? fx.tu->diags[0].message : "");
-  wl_buf_free(&err);
-  wl_parser_free(p);
+  fixture fx = {wl_snippet_parse(src, true), NULL};
   wl_lanes_opts lo;
   wl_lanes_opts_init(&lo);
   lo.whole_warps = whole_warps;

@@ -4,21 +4,11 @@
 
 #include "analyze.h"
 #include "rules.h"
+#include "support/snippet.h"
 
 Suite *wl_suite_legacy(void);
 
-static void analyze_src(const char *src, wl_findings *f) {
-  wl_parser *p = wl_parser_new();
-  wl_analyze_opts o;
-  memset(&o, 0, sizeof o);
-  o.parse.arch = 75;
-  wl_buf err;
-  wl_buf_init(&err);
-  ck_assert_int_eq(wl_analyze_file(p, "t.cu", src, &o, f, &err), WL_PARSE_OK);
-  wl_findings_sort_dedup(f);
-  wl_buf_free(&err);
-  wl_parser_free(p);
-}
+static void analyze_src(const char *src, wl_findings *f) { wl_snippet_analyze(src, NULL, f); }
 
 static size_t count_rule(const wl_findings *f, const char *rule) {
   size_t n = 0;

@@ -7,6 +7,7 @@
 
 #include "parse.h"
 #include "shared.h"
+#include "support/snippet.h"
 
 Suite *wl_suite_shared(void);
 
@@ -18,19 +19,7 @@ typedef struct fixture {
 } fixture;
 
 static fixture analyze(const char *src) {
-  wl_parser *p = wl_parser_new();
-  wl_parse_opts o;
-  memset(&o, 0, sizeof o);
-  o.arch = 75;
-  fixture fx = {NULL, NULL};
-  wl_buf err;
-  wl_buf_init(&err);
-  wl_parse_status st = wl_parse(p, "t.cu", src, &o, &fx.tu, &err);
-  ck_assert_msg(st == WL_PARSE_OK, "parse failed: %s", wl_buf_str(&err));
-  for (unsigned i = 0; i < fx.tu->ndiags; i++)
-    ck_abort_msg("t.cu:%u: %s", fx.tu->diags[i].loc.line, fx.tu->diags[i].message);
-  wl_buf_free(&err);
-  wl_parser_free(p);
+  fixture fx = {wl_snippet_parse(src, true), NULL};
   fx.sm = wl_smem_build(fx.tu);
   return fx;
 }

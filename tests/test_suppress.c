@@ -8,6 +8,7 @@
 
 #include "analyze.h"
 #include "rules.h"
+#include "support/snippet.h"
 #include "suppress.h"
 
 Suite *wl_suite_suppress(void);
@@ -306,18 +307,10 @@ START_TEST(test_mutations_never_crash) {
 END_TEST
 
 static void analyze_src(const char *src, bool unused, wl_findings *f) {
-  wl_parser *p = wl_parser_new();
   wl_analyze_opts o;
   memset(&o, 0, sizeof o);
-  o.parse.arch = 75;
   o.report_unused_suppressions = unused;
-  wl_buf err;
-  wl_buf_init(&err);
-  wl_findings_init(f);
-  ck_assert_int_eq(wl_analyze_file(p, "t.cu", src, &o, f, &err), WL_PARSE_OK);
-  wl_findings_sort_dedup(f);
-  wl_buf_free(&err);
-  wl_parser_free(p);
+  wl_snippet_analyze(src, &o, f);
 }
 
 START_TEST(test_end_to_end) {
