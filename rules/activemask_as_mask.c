@@ -21,6 +21,7 @@
 #include "local_values.h"
 #include "mask_fix.h"
 #include "rules.h"
+#include "wording.h"
 
 #define FIX                                                                                        \
   "compute the mask before the branch with __ballot_sync(FULL_MASK, cond) (Listing 3), or use "    \
@@ -30,7 +31,7 @@ static wl_finding *report(wl_mask_fixer *mf, const wl_expr *at, const wl_expr *c
                           const wl_expr *am, const char *why) {
   wl_rule_ctx *ctx = mf->ctx;
   const wl_macro_info *m;
-  wl_range r = wl_lanes_site(ctx->tu, at, &m);
+  wl_range r = wl_wording_site(ctx->tu, at, &m);
   wl_finding *fd;
   if (at == coll)
     fd = wl_report_range(ctx, r, m,
@@ -122,9 +123,9 @@ static bool cg_check(const wl_expr *e, const wl_stmt *in, void *ud) {
     wl_lanes_reach_expr(sc->l, via, &r);
   }
   char why[256];
-  wl_lanes_describe(sc->ctx->tu, &r, why, sizeof why);
+  wl_wording_reach(sc->ctx->tu, &r, why, sizeof why);
   const wl_macro_info *m;
-  wl_range at = wl_lanes_site(sc->ctx->tu, e, &m);
+  wl_range at = wl_wording_site(sc->ctx->tu, e, &m);
   wl_finding *fd = wl_report_range(
       sc->ctx, at, m,
       "'%s' combines the lanes of a cg::coalesced_threads() group, which like __activemask() "
@@ -174,7 +175,7 @@ void wl_rule_activemask_as_mask(wl_rule_ctx *ctx) {
     memset(&r, 0, sizeof r);
     char why[256];
     if (no && wl_lanes_reach_expr(l, cs[i], &r) && r.partial) {
-      wl_lanes_describe(ctx->tu, &r, why, sizeof why);
+      wl_wording_reach(ctx->tu, &r, why, sizeof why);
       report(mf, cs[i], cs[i], o[0].activemask, why);
       continue;
     }
@@ -187,7 +188,7 @@ void wl_rule_activemask_as_mask(wl_rule_ctx *ctx) {
       wl_lane_reach vr;
       wl_lanes_reach_expr(l, via, &vr);
       char vwhy[200];
-      wl_lanes_describe(ctx->tu, &vr, vwhy, sizeof vwhy);
+      wl_wording_reach(ctx->tu, &vr, vwhy, sizeof vwhy);
       snprintf(why, sizeof why, "its function is called %s", vwhy);
       wl_finding *fd = report(mf, cs[i], cs[i], am, why);
       wl_note_at(ctx, fd, via->loc, "the divergent call is here");
@@ -203,7 +204,7 @@ void wl_rule_activemask_as_mask(wl_rule_ctx *ctx) {
       wl_vec_push(&done, (void *)at);
       if (!wl_lanes_reach_expr(l, o[k].activemask, &r) || !r.partial)
         wl_lanes_reach_expr(l, o[k].call, &r);
-      wl_lanes_describe(ctx->tu, &r, why, sizeof why);
+      wl_wording_reach(ctx->tu, &r, why, sizeof why);
       report(mf, at, cs[i], o[k].activemask, why);
     }
   }

@@ -21,6 +21,7 @@
 #include "lanes.h"
 #include "local_values.h"
 #include "rules.h"
+#include "wording.h"
 
 typedef struct group_info {
   unsigned size; /* lanes of a tile (1..32); 0: the whole block (or unknown, larger) */
@@ -157,7 +158,7 @@ static bool check(const wl_expr *e, const wl_stmt *in, void *ud) {
   wl_lane_reach r;
   char why[256] = "";
   if (wl_lanes_reach_expr(sc->l, via ? via : e, &r))
-    wl_lanes_describe(sc->ctx->tu, &r, why, sizeof why);
+    wl_wording_reach(sc->ctx->tu, &r, why, sizeof why);
   const char *gname = group->kind == WL_E_REF && group->name ? group->name : "its group";
   char size[48];
   if (gi.size)
@@ -165,7 +166,7 @@ static bool check(const wl_expr *e, const wl_stmt *in, void *ud) {
   else
     snprintf(size, sizeof size, "the whole block");
   const wl_macro_info *m;
-  wl_range at = wl_lanes_site(sc->ctx->tu, e, &m);
+  wl_range at = wl_wording_site(sc->ctx->tu, e, &m);
   wl_finding *fd = wl_report_range(
       sc->ctx, at, m,
       "'%s' is a collective of %s '%s' (%s): every thread of the group must call it, but only "

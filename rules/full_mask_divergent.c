@@ -13,6 +13,7 @@
 #include "lanes.h"
 #include "mask_fix.h"
 #include "rules.h"
+#include "wording.h"
 
 typedef struct match_ctx {
   const wl_lanes *l;
@@ -60,9 +61,9 @@ static void check(wl_mask_fixer *mf, const wl_lanes *l, const wl_expr *e, const 
   if (!why)
     return;
   char text[256];
-  wl_lanes_describe(ctx->tu, why, text, sizeof text);
+  wl_wording_reach(ctx->tu, why, text, sizeof text);
   const wl_macro_info *m;
-  wl_range r = wl_lanes_site(ctx->tu, e, &m);
+  wl_range r = wl_wording_site(ctx->tu, e, &m);
   wl_finding *fd;
   if (e == coll)
     fd = wl_report_range(ctx, r, m,
@@ -78,7 +79,7 @@ static void check(wl_mask_fixer *mf, const wl_lanes *l, const wl_expr *e, const 
                          "behaviour (it may hang). Compute the mask before the branch with "
                          "__ballot_sync(FULL_MASK, cond) and pass it down (Listing 3), or call "
                          "it where every lane reaches it",
-                         wl_lanes_call_name(e), coll->name, text);
+                         wl_wording_call_name(e), coll->name, text);
   if (e->macro && e->macro->name && !m)
     wl_note_at(ctx, fd, e->macro->spelling, "macro '%s' calls '%s' with the full mask here",
                e->macro->name, coll->name);

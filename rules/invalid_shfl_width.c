@@ -11,6 +11,7 @@
 #include "consteval.h"
 #include "lanes.h"
 #include "rules.h"
+#include "wording.h"
 
 static bool valid_width(long long w) {
   return w == 1 || w == 2 || w == 4 || w == 8 || w == 16 || w == 32;
@@ -18,7 +19,7 @@ static bool valid_width(long long w) {
 
 static void report(wl_rule_ctx *ctx, const wl_expr *at, const wl_expr *shfl, long long w) {
   const wl_macro_info *m;
-  wl_range r = wl_lanes_site(ctx->tu, at, &m);
+  wl_range r = wl_wording_site(ctx->tu, at, &m);
   wl_finding *fd = wl_report_range(
       ctx, r, m,
       "width %lld of '%s' is not a power of two from 1 to 32, so its results are undefined (the "
@@ -78,7 +79,7 @@ static void check_instantiations(wl_rule_ctx *ctx, const wl_func *f, const wl_ex
     char args[160];
     tinst_text(f, &f->tinsts[t], args, sizeof args);
     const wl_macro_info *m;
-    wl_range r = wl_lanes_site(ctx->tu, call, &m);
+    wl_range r = wl_wording_site(ctx->tu, call, &m);
     wl_report_range(ctx, r, m,
                     "width %lld of '%s' in the instantiation of '%s' with %s is not a power of "
                     "two from 1 to 32, so its results are undefined (PTX shfl does not make "

@@ -30,10 +30,10 @@ void wl_rule_mask_excludes_caller(wl_rule_ctx *ctx) {
         !wl_lanes_reaching_lanes(l, cs[i], &reach) || !(reach & ~m))
       continue;
     char out[160], in[160];
-    wl_lane_list(reach & ~m, out, sizeof out);
-    wl_lane_list(reach, in, sizeof in);
+    wl_wording_lanes(reach & ~m, out, sizeof out);
+    wl_wording_lanes(reach, in, sizeof in);
     const wl_macro_info *mi;
-    wl_range at = wl_lanes_site(ctx->tu, cs[i], &mi);
+    wl_range at = wl_wording_site(ctx->tu, cs[i], &mi);
     wl_report_range(ctx, at, mi,
                     "lanes %s reach '%s' but its mask 0x%08x leaves them out: every calling lane "
                     "must be in the mask, so this is undefined behaviour (it may hang or return "

@@ -417,9 +417,9 @@ void wl_rule_shuffle_source_outside_mask(wl_rule_ctx *ctx) {
       continue;
 
     char lanes[160], why[160] = "";
-    wl_lane_list(fl.set, lanes, sizeof lanes);
+    wl_wording_lanes(fl.set, lanes, sizeof lanes);
     if (rr.partial || rr.caller_partial)
-      wl_lanes_describe(ctx->tu, &rr, why, sizeof why);
+      wl_wording_reach(ctx->tu, &rr, why, sizeof why);
     const char *operand = sk == WL_BK_SHFL       ? "srcLane"
                           : sk == WL_BK_SHFL_XOR ? "laneMask"
                                                  : "delta";
@@ -437,7 +437,7 @@ void wl_rule_shuffle_source_outside_mask(wl_rule_ctx *ctx) {
               "outside the condition contribute a neutral value (0 for a sum), or keep every "
               "source inside the mask (segments of a width that the mask covers)";
     const wl_macro_info *mi;
-    wl_range at = wl_lanes_site(ctx->tu, call, &mi);
+    wl_range at = wl_wording_site(ctx->tu, call, &mi);
     wl_finding *fd = wl_report_range(
         ctx, at, mi,
         "'%s' may read from a lane outside its mask: when %s holds lanes %s%s%s, lane %u reads "

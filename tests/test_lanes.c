@@ -683,29 +683,6 @@ START_TEST(test_collectives) {
 }
 END_TEST
 
-START_TEST(test_macro_site) {
-  fixture fx = analyze("#define __shfl(x, y) __shfl_sync(0xffffffff, x, y)\n"
-                       "__global__ void k(int *p) {\n"
-                       "  int v = p[0];\n"
-                       "  if (threadIdx.x & 1) v = __shfl(v, 0);\n"
-                       "  p[0] = v;\n"
-                       "}\n");
-  const wl_expr *const *c;
-  ck_assert_uint_eq(wl_lanes_collectives(fx.l, &c), 1);
-  const wl_macro_info *m = NULL;
-  wl_range r = wl_lanes_site(fx.tu, c[0], &m);
-  ck_assert_ptr_null(m);
-  ck_assert_uint_eq(r.begin.line, 4); /* the expansion, not the definition */
-  ck_assert_uint_eq(r.begin.col, 28);
-  wl_lane_reach why;
-  ck_assert(wl_lanes_reach_expr(fx.l, c[0], &why) && why.partial);
-  char text[128];
-  wl_lanes_describe(fx.tu, &why, text, sizeof text);
-  ck_assert_str_eq(text, "under the lane-dependent condition 'threadIdx.x & 1' (line 4)");
-  done(&fx);
-}
-END_TEST
-
 /* ---- constant folding -------------------------------------------------------- */
 
 START_TEST(test_consteval) {
@@ -773,7 +750,6 @@ Suite *wl_suite_lanes(void) {
   TCase *m = tcase_create("masks");
   tcase_add_test(m, test_mask_flow);
   tcase_add_test(m, test_collectives);
-  tcase_add_test(m, test_macro_site);
   tcase_add_test(m, test_consteval);
   suite_add_tcase(s, m);
   return s;

@@ -193,24 +193,10 @@ const wl_func *wl_lanes_callee(const wl_lanes *l, const wl_expr *call);
 /* The argument a call passes for parameter i of its callee (skipping a
  * lambda's object); NULL when absent (a default argument). */
 const wl_expr *wl_lanes_call_arg(const wl_lanes *l, const wl_expr *call, unsigned i);
-/* A name for messages: the callee's name, or the lambda variable's. */
-const char *wl_lanes_call_name(const wl_expr *call);
 /* If the call `e` runs a collective with all 32 lanes in its mask that the
  * whole warp entering the callee reaches (directly or through further calls;
  * a mask parameter counts when the call passes 0xffffffff), returns that
  * collective; else NULL. */
 const wl_expr *wl_lanes_call_full_warp_collective(const wl_lanes *l, const wl_expr *e);
-
-/* ---- reporting ---------------------------------------------------------- */
-
-/* Where to report a call: its own range, except for a call written inside a
- * macro that is expanded in the main file (a migration shim such as
- * `#define __shfl(x, y) __shfl_sync(0xffffffff, x, y)`): then each expansion
- * site, so that every use in divergent code gets its finding. *macro is set
- * to what wl_report_range expects. */
-wl_range wl_lanes_site(const wl_tu *tu, const wl_expr *e, const wl_macro_info **macro);
-/* Writes a phrase saying why code is reached by part of a warp, such as
- * "under the lane-dependent condition 'lane < 16' (line 14)", into buf. */
-void wl_lanes_describe(const wl_tu *tu, const wl_lane_reach *r, char *buf, size_t size);
 
 #endif
