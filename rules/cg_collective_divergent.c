@@ -66,7 +66,7 @@ static bool group_of(const wl_rule_ctx *ctx, const wl_func *f, const wl_expr *g,
     return false;
   const wl_builtin *b = wl_builtin_find(made->name);
   if (b && b->kind == WL_BK_GROUP_THIS) {
-    *gi = (group_info){0, strcmp(made->name, "this_grid") == 0 ? "grid_group" : "thread_block"};
+    *gi = (group_info){0, wl_builtin_group_type(b)};
     return true;
   }
   if (b && b->kind == WL_BK_GROUP_PARTITION) {

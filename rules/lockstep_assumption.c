@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "builtins.h"
 #include "consteval.h"
 #include "lanes.h"
 #include "local_values.h"
@@ -44,7 +45,7 @@ static bool activemask_value(const wl_func *f, const wl_expr *e, bool *popc) {
     *popc = true;
     e = wl_local_resolve(f, e->args[0]);
   }
-  return e && wl_expr_is_call(e, "__activemask");
+  return wl_builtin_call(e, WL_BK_ACTIVEMASK, WL_BF_INTRINSIC) != NULL;
 }
 
 static bool is_assert(const wl_expr *e) {

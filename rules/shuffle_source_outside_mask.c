@@ -344,16 +344,18 @@ void wl_rule_shuffle_source_outside_mask(wl_rule_ctx *ctx) {
     bool tied = false; /* the mask is exactly the lanes that reach the call */
     const char *what;
     const wl_expr *origin = wl_local_resolve(f, mask);
+    const wl_builtin *vote;
     if (wl_consteval_mask(mask, &cm)) {
       if (cm == WL_FULL_MASK)
         continue; /* full-mask-divergent */
       mfam = (fam){FAM_EXACT, cm};
       what = "the constant mask";
-    } else if (origin && wl_expr_is_call(origin, "__activemask")) {
+    } else if (wl_builtin_call(origin, WL_BK_ACTIVEMASK, WL_BF_INTRINSIC)) {
       mfam = reach;
       tied = true;
       what = "the __activemask() mask (the lanes that happen to be here)";
-    } else if (origin && wl_expr_is_call(origin, "__ballot_sync") && origin->nargs == 2) {
+    } else if ((vote = wl_builtin_call(origin, WL_BK_VOTE, WL_BF_INTRINSIC)) &&
+               wl_builtin_vote_is_ballot(vote) && !vote->legacy && origin->nargs == 2) {
       unsigned outer;
       if (!wl_consteval_mask(origin->args[0], &outer) || outer != WL_FULL_MASK)
         continue;
@@ -366,8 +368,7 @@ void wl_rule_shuffle_source_outside_mask(wl_rule_ctx *ctx) {
           if (reach.k == FAM_EXACT || reach.k == FAM_PREFIX || reach.k == FAM_SUFFIX)
             mfam = reach;
         }
-    } else if (origin && (wl_expr_is_call(origin, "__match_any_sync") ||
-                          wl_expr_is_call(origin, "__match_all_sync"))) {
+    } else if (wl_builtin_call(origin, WL_BK_MATCH, WL_BF_INTRINSIC)) {
       mfam = (fam){FAM_ANY, 0};
       what = "the __match_*_sync group mask";
     } else

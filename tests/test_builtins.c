@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "builtins.h"
+#include "support/snippet.h"
 
 Suite *wl_suite_builtins(void);
 
@@ -72,6 +73,44 @@ START_TEST(test_shuffle_sources) {
 }
 END_TEST
 
+/* The call of the statement `<call>;` in the one function of tu. */
+static const wl_expr *first_call(const wl_tu *tu, unsigned stmt) {
+  const wl_stmt *body = tu->funcs[0]->body;
+  ck_assert_uint_gt(body->nkids, stmt);
+  const wl_stmt *s = body->kids[stmt];
+  ck_assert_ptr_nonnull(s->expr);
+  return s->expr;
+}
+
+START_TEST(test_call_facts) {
+  wl_tu *tu = wl_snippet_parse("__global__ void k(unsigned *o, int v) {\n"
+                               "  __activemask();\n"
+                               "  (unsigned)__ballot_sync(0xffffffff, v);\n"
+                               "  __any_sync(0xffffffff, v);\n"
+                               "  __match_any_sync(0xffffffff, v);\n"
+                               "  __popc(v);\n"
+                               "}\n",
+                               true);
+  ck_assert_ptr_nonnull(wl_builtin_call(first_call(tu, 0), WL_BK_ACTIVEMASK, WL_BF_INTRINSIC));
+  ck_assert_ptr_null(wl_builtin_call(first_call(tu, 0), WL_BK_VOTE, WL_BF_INTRINSIC));
+  const wl_builtin *b = wl_builtin_call(first_call(tu, 1), WL_BK_VOTE, WL_BF_INTRINSIC);
+  ck_assert(b && wl_builtin_vote_is_ballot(b)); /* through the cast */
+  b = wl_builtin_call(first_call(tu, 2), WL_BK_VOTE, WL_BF_INTRINSIC);
+  ck_assert(b && !wl_builtin_vote_is_ballot(b));
+  ck_assert_ptr_nonnull(wl_builtin_call(first_call(tu, 3), WL_BK_MATCH, WL_BF_INTRINSIC));
+  ck_assert_ptr_null(wl_builtin_call(first_call(tu, 3), WL_BK_MATCH, WL_BF_CG));
+  ck_assert_ptr_null(wl_builtin_call(first_call(tu, 4), WL_BK_ACTIVEMASK, WL_BF_INTRINSIC));
+  ck_assert_ptr_null(wl_builtin_call(NULL, WL_BK_ACTIVEMASK, WL_BF_INTRINSIC));
+  wl_tu_free(tu);
+  ck_assert(wl_builtin_vote_is_ballot(wl_builtin_find("ballot")));
+  ck_assert(wl_builtin_vote_is_ballot(wl_builtin_find("__ballot")));
+  ck_assert(!wl_builtin_vote_is_ballot(wl_builtin_find("__all_sync")));
+  ck_assert_str_eq(wl_builtin_group_type(wl_builtin_find("this_grid")), "grid_group");
+  ck_assert_str_eq(wl_builtin_group_type(wl_builtin_find("this_thread_block")), "thread_block");
+  ck_assert_ptr_null(wl_builtin_group_type(wl_builtin_find("tiled_partition")));
+}
+END_TEST
+
 START_TEST(test_names) {
   ck_assert(wl_builtin_name_says_lane("laneId"));
   ck_assert(wl_builtin_name_says_lane("get_lane"));
@@ -90,6 +129,7 @@ Suite *wl_suite_builtins(void) {
   tcase_add_test(tc, test_lookup_and_properties);
   tcase_add_test(tc, test_shuffle_sources);
   tcase_add_test(tc, test_names);
+  tcase_add_test(tc, test_call_facts);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -32,6 +32,22 @@ const wl_builtin *wl_builtin_find(const char *name) {
   return NULL;
 }
 
+const wl_builtin *wl_builtin_call(const wl_expr *e, wl_builtin_kind kind, wl_builtin_form form) {
+  e = wl_expr_strip(e);
+  const wl_builtin *b = e && e->kind == WL_E_CALL ? wl_builtin_find(e->name) : NULL;
+  return b && b->kind == kind && b->form == form ? b : NULL;
+}
+
+bool wl_builtin_vote_is_ballot(const wl_builtin *b) {
+  return b && b->kind == WL_BK_VOTE && strstr(b->name, "ballot") != NULL;
+}
+
+const char *wl_builtin_group_type(const wl_builtin *b) {
+  if (!b || b->kind != WL_BK_GROUP_THIS)
+    return NULL;
+  return strcmp(b->name, "this_grid") == 0 ? "grid_group" : "thread_block";
+}
+
 bool wl_builtin_is_shuffle(const wl_builtin *b) {
   return b && (b->kind == WL_BK_SHFL || b->kind == WL_BK_SHFL_UP || b->kind == WL_BK_SHFL_DOWN ||
                b->kind == WL_BK_SHFL_XOR);

@@ -74,6 +74,15 @@ typedef struct wl_builtin {
  * the built-in (no body in the file, declared by the prelude) is the
  * caller's question. */
 const wl_builtin *wl_builtin_find(const char *name);
+/* The catalog's entry for the call e (casts stripped) when it is a call of a
+ * built-in of this kind and form, else NULL. Like wl_builtin_find, by name. */
+const wl_builtin *wl_builtin_call(const wl_expr *e, wl_builtin_kind kind, wl_builtin_form form);
+/* Whether a vote's result is the set of voting lanes whose predicate holds
+ * (__ballot_sync, __ballot, a group's ballot()) rather than one bool. */
+bool wl_builtin_vote_is_ballot(const wl_builtin *b);
+/* The cooperative-groups type of the group a WL_BK_GROUP_THIS call makes:
+ * "thread_block" or "grid_group"; NULL for other entries. */
+const char *wl_builtin_group_type(const wl_builtin *b);
 /* Whether b is one of the four shuffles. */
 bool wl_builtin_is_shuffle(const wl_builtin *b);
 /* Whether b is a warp collective called as a CUDA intrinsic with a member

@@ -609,7 +609,9 @@ static const val *cg_call(ctx *c, const wl_expr *e) {
     return NULL;
   const wl_expr *m = wl_expr_strip(e->callee_expr);
   const wl_expr *obj = m && m->kind == WL_E_MEMBER && m->nargs == 1 ? m->args[0] : NULL;
-  if (rank && wl_expr_is_call(obj, "this_thread_block")) /* this_thread_block().thread_rank() */
+  const wl_builtin *made = wl_builtin_call(obj, WL_BK_GROUP_THIS, WL_BF_CG);
+  if (rank && made && strcmp(wl_builtin_group_type(made), "thread_block") == 0)
+    /* this_thread_block().thread_rank() */
     return smd_vint(c, smd_thread_x(c), false);
   const wl_var *o = method_object(e);
   if (!o || !o->type_spelling)

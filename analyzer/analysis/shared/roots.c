@@ -74,7 +74,7 @@ static bool dim_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
   if (e->kind == WL_E_MEMBER && e->nargs == 1 && e->name &&
       (strcmp(e->name, "y") == 0 || strcmp(e->name, "z") == 0) &&
       (sme_is_builtin_obj(e->args[0], "threadIdx") ||
-       wl_expr_is_call(wl_expr_strip(e->args[0]), "thread_index")))
+       wl_builtin_call(e->args[0], WL_BK_GROUP_INDEX, WL_BF_CG)))
     d->found = true;
   if (e->kind == WL_E_CALL)
     dim_add(d, e->callee ? e->callee : sme_lambda_of(e));
