@@ -1,4 +1,5 @@
-/* fixture_util.c - annotation parsing and two-way matching for fixture tests. */
+/* fixture_util.c - annotation parsing and two-way matching for fixture
+ * tests (the grammar is in fixture_util.h). */
 #include "fixture_util.h"
 
 #include <dirent.h>
@@ -26,21 +27,110 @@ bool wl_fixture_analyze(const char *path, const char *rule, wl_findings *out, wl
   return st == WL_PARSE_OK;
 }
 
+/* One annotation (fixture_util.h gives the grammar). */
 typedef struct expect {
-  unsigned line;
-  int count;
+  unsigned line; /* the line it is about */
+  unsigned at;   /* the line it is written on */
+  int count;     /* findings still expected */
+  unsigned col;  /* 0: any column */
+  char *msg;     /* NULL: any message; else the full message */
+  bool missed;   /* expect-missed: a known false negative */
 } expect;
 
-/* Parses every "expect: <id>[ xN]" on each line of the file for `rule`. */
-static expect *read_expectations(const char *path, const char *rule, size_t *n, int *total_any) {
+typedef struct expects {
+  expect *v;
+  size_t n;
+} expects;
+
+static void expects_free(expects *e) {
+  for (size_t i = 0; i < e->n; i++)
+    free(e->v[i].msg);
+  free(e->v);
+}
+
+/* Reads a "..." string with \" and \\ escapes at p; NULL when unterminated. */
+static char *read_quoted(const char *p, const char **end) {
+  wl_buf b;
+  wl_buf_init(&b);
+  for (p++; *p && *p != '"'; p++) {
+    if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
+      p++;
+    wl_buf_add(&b, p, 1);
+  }
+  if (*p != '"') {
+    wl_buf_free(&b);
+    return NULL;
+  }
+  *end = p + 1;
+  char *s = wl_xstrdup(wl_buf_str(&b));
+  wl_buf_free(&b);
+  return s;
+}
+
+/* Parses the annotation starting at q ("expect..."); false when q is not
+ * one (prose that contains the word). Sets *next past what was read. */
+static bool parse_annotation(const char *q, unsigned line, expect *out, char *id, size_t idsize,
+                             const char **next) {
+  const char *p = q + 6; /* "expect" */
+  memset(out, 0, sizeof *out);
+  out->count = 1;
+  out->at = out->line = line;
+  if (strncmp(p, "-missed", 7) == 0) {
+    out->missed = true;
+    p += 7;
+  }
+  if (*p == '@') { /* expect@-1: the line above; expect@+2: two below */
+    char *e;
+    long off = strtol(p + 1, &e, 10);
+    if (e == p + 1 || (p[1] != '-' && p[1] != '+') || (long)line + off < 1)
+      return false;
+    out->line = (unsigned)((long)line + off);
+    p = e;
+  }
+  if (p[0] != ':' || p[1] != ' ')
+    return false;
+  p += 2;
+  size_t n = 0;
+  while (n + 1 < idsize &&
+         ((p[n] >= 'a' && p[n] <= 'z') || (p[n] >= '0' && p[n] <= '9') || p[n] == '-'))
+    n++;
+  if (n == 0)
+    return false;
+  memcpy(id, p, n);
+  id[n] = '\0';
+  p += n;
+  for (;;) {
+    if (p[0] == ' ' && p[1] == 'x' && p[2] >= '0' && p[2] <= '9') {
+      out->count = (int)strtol(p + 2, (char **)&p, 10);
+    } else if (strncmp(p, " col=", 5) == 0 && p[5] >= '0' && p[5] <= '9') {
+      out->col = (unsigned)strtoul(p + 5, (char **)&p, 10);
+    } else if (strncmp(p, " msg=\"", 6) == 0) {
+      const char *e = NULL;
+      char *m = read_quoted(p + 5, &e);
+      if (!m)
+        break; /* unterminated: no message constraint, the rest is prose */
+      free(out->msg);
+      out->msg = m;
+      p = e;
+    } else {
+      break;
+    }
+  }
+  *next = p;
+  return true;
+}
+
+/* Every annotation of the file for `rule` ("" for none, only counting);
+ * *total_any: the findings expected of any rule (expect: only), -1 when the
+ * file cannot be read. */
+static expects read_expectations(const char *path, const char *rule, int *total_any) {
+  expects ex = {NULL, 0};
   size_t len = 0;
   char *text = wl_read_file(path, &len);
-  *n = 0;
   if (total_any)
     *total_any = text ? 0 : -1;
   if (!text)
-    return NULL;
-  expect *v = NULL;
+    return ex;
   unsigned line = 1;
   char *p = text;
   while (*p) {
@@ -49,22 +139,22 @@ static expect *read_expectations(const char *path, const char *rule, size_t *n, 
     char *l = wl_xmalloc(ll + 1);
     memcpy(l, p, ll);
     l[ll] = '\0';
-    for (char *q = strstr(l, "expect: "); q; q = strstr(q + 1, "expect: ")) {
+    const char *q = strstr(l, "expect");
+    while (q) {
       char id[128];
-      int cnt = 1;
-      if (sscanf(q + 8, "%127[a-z0-9-]", id) != 1)
-        continue;
-      const char *after = q + 8 + strlen(id);
-      if (after[0] == ' ' && after[1] == 'x')
-        sscanf(after + 2, "%d", &cnt);
-      if (total_any)
-        *total_any += cnt;
-      if (strcmp(id, rule) != 0)
-        continue;
-      v = wl_xrealloc(v, (*n + 1) * sizeof *v);
-      v[*n].line = line;
-      v[*n].count = cnt;
-      (*n)++;
+      expect e;
+      const char *next = q + 6;
+      if (parse_annotation(q, line, &e, id, sizeof id, &next)) {
+        if (total_any && !e.missed)
+          *total_any += e.count;
+        if (strcmp(id, rule) == 0) {
+          ex.v = wl_xrealloc(ex.v, (ex.n + 1) * sizeof *ex.v);
+          ex.v[ex.n++] = e;
+        } else {
+          free(e.msg);
+        }
+      }
+      q = strstr(next, "expect");
     }
     free(l);
     if (!eol)
@@ -73,45 +163,79 @@ static expect *read_expectations(const char *path, const char *rule, size_t *n, 
     line++;
   }
   free(text);
-  return v;
+  return ex;
 }
 
 int wl_fixture_count_expectations(const char *path) {
-  size_t n = 0;
   int total = 0;
-  free(read_expectations(path, "", &n, &total));
+  expects ex = read_expectations(path, "", &total);
+  expects_free(&ex);
   return total;
 }
 
-int wl_fixture_compare(const char *path, const char *rule, const wl_findings *f, wl_buf *report) {
-  size_t n = 0;
-  expect *ex = read_expectations(path, rule, &n, NULL);
+static bool constrained(const expect *e) { return e->col || e->msg; }
+
+static bool fits(const expect *e, const wl_finding *fd) {
+  return e->line == fd->line && (!e->col || e->col == fd->col) &&
+         (!e->msg || strcmp(e->msg, fd->message) == 0);
+}
+
+static void describe(wl_buf *b, const expect *e) {
+  if (e->col)
+    wl_buf_printf(b, " at column %u", e->col);
+  if (e->msg)
+    wl_buf_printf(b, " with the message \"%s\"", e->msg);
+}
+
+int wl_fixture_compare(const char *path, const char *rule, const wl_findings *f, wl_buf *report,
+                       wl_buf *missed) {
+  expects ex = read_expectations(path, rule, NULL);
   int mismatches = 0;
-  /* count findings per line */
   for (size_t i = 0; i < f->n; i++) {
     const wl_finding *fd = &f->v[i];
     if (strcmp(fd->rule, rule) != 0)
       continue;
-    bool matched = false;
-    for (size_t j = 0; j < n; j++)
-      if (ex[j].line == fd->line && ex[j].count > 0) {
-        ex[j].count--;
-        matched = true;
-        break;
-      }
-    if (!matched) {
-      wl_buf_printf(report, "%s:%u:%u: unexpected finding [%s]: %s\n", path, fd->line, fd->col,
-                    rule, fd->message);
-      mismatches++;
+    /* the most specific expectation first: one with a column or message */
+    expect *hit = NULL;
+    for (int pass = 0; pass < 2 && !hit; pass++)
+      for (size_t j = 0; j < ex.n && !hit; j++)
+        if (!ex.v[j].missed && ex.v[j].count > 0 && constrained(&ex.v[j]) == (pass == 0) &&
+            fits(&ex.v[j], fd))
+          hit = &ex.v[j];
+    if (hit) {
+      hit->count--;
+      continue;
     }
+    for (size_t j = 0; j < ex.n && !hit; j++)
+      if (ex.v[j].missed && ex.v[j].count > 0 && fits(&ex.v[j], fd))
+        hit = &ex.v[j];
+    if (hit) {
+      hit->count--;
+      wl_buf_printf(report,
+                    "%s:%u:%u: known miss found [%s]: promote the 'expect-missed:' of line %u to "
+                    "'expect:': %s\n",
+                    path, fd->line, fd->col, rule, hit->at, fd->message);
+      mismatches++;
+      continue;
+    }
+    wl_buf_printf(report, "%s:%u:%u: unexpected finding [%s]: %s\n", path, fd->line, fd->col, rule,
+                  fd->message);
+    mismatches++;
   }
-  for (size_t j = 0; j < n; j++)
-    if (ex[j].count > 0) {
-      wl_buf_printf(report, "%s:%u: expected %d more finding(s) of [%s], got none\n", path,
-                    ex[j].line, ex[j].count, rule);
-      mismatches++;
-    }
-  free(ex);
+  for (size_t j = 0; j < ex.n; j++) {
+    const expect *e = &ex.v[j];
+    if (e->count <= 0)
+      continue;
+    wl_buf *to = e->missed ? missed : report;
+    if (e->missed && !to)
+      continue;
+    wl_buf_printf(to, "%s:%u: %s %d finding(s) of [%s]", path, e->line,
+                  e->missed ? "known miss:" : "expected", e->count, rule);
+    describe(to, e);
+    wl_buf_puts(to, e->missed ? " (expect-missed)\n" : ", got none\n");
+    mismatches += !e->missed;
+  }
+  expects_free(&ex);
   return mismatches;
 }
 
