@@ -21,115 +21,58 @@
 
 #include "rules.h"
 #include "suppress.h"
+#include "wire.h"
 
 /* ------------------------------------------------------------------------ */
-/* Serialization: little-endian u64 numbers, strings as length + bytes      */
+/* Serialization (wire.h)                                                   */
 
-#define NULL_STR UINT64_MAX
-
-static void put_u64(wl_buf *b, uint64_t v) {
-  char x[8];
-  for (int i = 0; i < 8; i++)
-    x[i] = (char)(unsigned char)(v >> (8 * i));
-  wl_buf_add(b, x, 8);
-}
-
-static void put_str(wl_buf *b, const char *s) {
-  if (!s) {
-    put_u64(b, NULL_STR);
-    return;
-  }
-  size_t n = strlen(s);
-  put_u64(b, n);
-  wl_buf_add(b, s, n);
-}
-
-typedef struct reader {
-  const unsigned char *p;
-  size_t n, at;
-  bool bad;
-} reader;
-
-static uint64_t get_u64(reader *r) {
-  if (r->bad || r->n - r->at < 8) {
-    r->bad = true;
-    return 0;
-  }
-  uint64_t v = 0;
-  for (int i = 0; i < 8; i++)
-    v |= (uint64_t)r->p[r->at + (size_t)i] << (8 * i);
-  r->at += 8;
-  return v;
-}
-
-static unsigned get_u32(reader *r) {
-  uint64_t v = get_u64(r);
-  return v <= UINT32_MAX ? (unsigned)v : 0;
-}
-
-static char *get_str(reader *r) {
-  uint64_t n = get_u64(r);
-  if (r->bad || n == NULL_STR)
-    return NULL;
-  if (n > r->n - r->at) {
-    r->bad = true;
-    return NULL;
-  }
-  char *s = wl_xmalloc((size_t)n + 1);
-  memcpy(s, r->p + r->at, (size_t)n);
-  s[n] = '\0';
-  r->at += (size_t)n;
-  return s;
-}
-
-static void put_result(wl_buf *b, size_t job, const wl_findings *f, const wl_iso_result *res) {
-  put_u64(b, job);
-  put_str(b, res->error);
+void wl_iso_encode(wl_buf *b, const wl_findings *f, const wl_iso_result *res) {
+  wl_wire_put_str(b, res->error);
   for (int i = 0; i < 3; i++)
-    put_u64(b, res->meta[i]);
-  put_u64(b, res->strs.n);
+    wl_wire_put_u64(b, res->meta[i]);
+  wl_wire_put_u64(b, res->strs.n);
   for (size_t i = 0; i < res->strs.n; i++)
-    put_str(b, res->strs.v[i]);
-  put_u64(b, f->n);
+    wl_wire_put_str(b, res->strs.v[i]);
+  wl_wire_put_u64(b, f->n);
   for (size_t i = 0; i < f->n; i++) {
     const wl_finding *fd = &f->v[i];
-    put_str(b, fd->rule);
-    put_u64(b, (uint64_t)fd->severity);
-    put_str(b, fd->file);
-    put_u64(b, fd->line);
-    put_u64(b, fd->col);
-    put_u64(b, fd->end_line);
-    put_u64(b, fd->end_col);
-    put_u64(b, fd->offset);
-    put_str(b, fd->message);
-    put_str(b, fd->line_text);
-    put_str(b, fd->suggestion);
-    put_u64(b, fd->nnotes);
+    wl_wire_put_str(b, fd->rule);
+    wl_wire_put_u64(b, (uint64_t)fd->severity);
+    wl_wire_put_str(b, fd->file);
+    wl_wire_put_u64(b, fd->line);
+    wl_wire_put_u64(b, fd->col);
+    wl_wire_put_u64(b, fd->end_line);
+    wl_wire_put_u64(b, fd->end_col);
+    wl_wire_put_u64(b, fd->offset);
+    wl_wire_put_str(b, fd->message);
+    wl_wire_put_str(b, fd->line_text);
+    wl_wire_put_str(b, fd->suggestion);
+    wl_wire_put_u64(b, fd->nnotes);
     for (size_t k = 0; k < fd->nnotes; k++) {
-      put_str(b, fd->notes[k].file);
-      put_u64(b, fd->notes[k].line);
-      put_u64(b, fd->notes[k].col);
-      put_str(b, fd->notes[k].message);
+      wl_wire_put_str(b, fd->notes[k].file);
+      wl_wire_put_u64(b, fd->notes[k].line);
+      wl_wire_put_u64(b, fd->notes[k].col);
+      wl_wire_put_str(b, fd->notes[k].message);
     }
-    put_u64(b, fd->nedits);
+    wl_wire_put_u64(b, fd->nedits);
     for (size_t k = 0; k < fd->nedits; k++) {
-      put_str(b, fd->edits[k].file);
-      put_u64(b, fd->edits[k].offset);
-      put_u64(b, fd->edits[k].length);
-      put_str(b, fd->edits[k].text);
+      wl_wire_put_str(b, fd->edits[k].file);
+      wl_wire_put_u64(b, fd->edits[k].offset);
+      wl_wire_put_u64(b, fd->edits[k].length);
+      wl_wire_put_str(b, fd->edits[k].text);
     }
   }
-  put_u64(b, f->nnotices);
+  wl_wire_put_u64(b, f->nnotices);
   for (size_t k = 0; k < f->nnotices; k++) {
-    put_str(b, f->notices[k].file);
-    put_u64(b, f->notices[k].line);
-    put_u64(b, f->notices[k].col);
-    put_str(b, f->notices[k].message);
+    wl_wire_put_str(b, f->notices[k].file);
+    wl_wire_put_u64(b, f->notices[k].line);
+    wl_wire_put_u64(b, f->notices[k].col);
+    wl_wire_put_str(b, f->notices[k].message);
   }
 }
 
 /* The static id of a rule (findings keep rule ids as static strings). */
-static const char *rule_id(const wl_iso_opts *o, char *s) {
+static const char *rule_id(wl_vec *rule_ids, char *s) {
   const char *known = NULL;
   for (size_t i = 0; i < wl_nrules && !known; i++)
     if (strcmp(wl_rules[i].id, s) == 0)
@@ -142,7 +85,7 @@ static const char *rule_id(const wl_iso_opts *o, char *s) {
     free(s);
     return known;
   }
-  wl_vec_push(o->rule_ids, s);
+  wl_vec_push(rule_ids, s);
   return s;
 }
 
@@ -154,63 +97,65 @@ static void free_strs(wl_vec *v) {
 
 static char *or_empty(char *s) { return s ? s : wl_xstrdup(""); }
 
-/* Reads one result; false when it is malformed. */
-static bool get_result(const wl_iso_opts *o, reader *r, size_t *job, wl_findings *f,
-                       wl_iso_result *res) {
-  *job = (size_t)get_u64(r);
-  res->error = get_str(r);
+bool wl_iso_decode(const void *data, size_t len, wl_vec *rule_ids, wl_findings *f,
+                   wl_iso_result *res) {
+  wl_wire_reader rd;
+  wl_wire_reader_init(&rd, data, len);
+  wl_wire_reader *r = &rd;
+  res->error = wl_wire_get_str(r);
   for (int i = 0; i < 3; i++)
-    res->meta[i] = get_u64(r);
-  uint64_t ns = get_u64(r);
+    res->meta[i] = wl_wire_get_u64(r);
+  uint64_t ns = wl_wire_get_u64(r);
   for (uint64_t i = 0; i < ns && !r->bad; i++) {
-    char *str = get_str(r);
+    char *str = wl_wire_get_str(r);
     if (str)
       wl_vec_push(&res->strs, str);
   }
-  uint64_t n = get_u64(r);
+  uint64_t n = wl_wire_get_u64(r);
   for (uint64_t i = 0; i < n && !r->bad; i++) {
-    char *rule = get_str(r);
+    char *rule = wl_wire_get_str(r);
     if (!rule)
       return false;
-    unsigned sev = get_u32(r);
-    char *file = or_empty(get_str(r));
-    unsigned line = get_u32(r), col = get_u32(r), end_line = get_u32(r), end_col = get_u32(r);
-    wl_finding *fd = wl_findings_add(f, rule_id(o, rule),
+    unsigned sev = wl_wire_get_u32(r);
+    char *file = or_empty(wl_wire_get_str(r));
+    unsigned line = wl_wire_get_u32(r), col = wl_wire_get_u32(r), end_line = wl_wire_get_u32(r),
+             end_col = wl_wire_get_u32(r);
+    wl_finding *fd = wl_findings_add(f, rule_id(rule_ids, rule),
                                      sev <= WL_SEV_ERROR ? (wl_severity)sev : WL_SEV_WARNING, file,
                                      line, col, end_line, end_col, "");
     free(file);
     fd->end_line = end_line;
     fd->end_col = end_col;
-    fd->offset = get_u32(r);
+    fd->offset = wl_wire_get_u32(r);
     free(fd->message);
-    fd->message = or_empty(get_str(r));
+    fd->message = or_empty(wl_wire_get_str(r));
     free(fd->line_text);
-    fd->line_text = or_empty(get_str(r));
-    fd->suggestion = get_str(r);
-    uint64_t nn = get_u64(r);
+    fd->line_text = or_empty(wl_wire_get_str(r));
+    fd->suggestion = wl_wire_get_str(r);
+    uint64_t nn = wl_wire_get_u64(r);
     for (uint64_t k = 0; k < nn && !r->bad; k++) {
-      char *nf = or_empty(get_str(r));
-      unsigned nl = get_u32(r), nc = get_u32(r);
-      char *nm = or_empty(get_str(r));
+      char *nf = or_empty(wl_wire_get_str(r));
+      unsigned nl = wl_wire_get_u32(r), nc = wl_wire_get_u32(r);
+      char *nm = or_empty(wl_wire_get_str(r));
       wl_finding_add_note(fd, nf, nl, nc, nm);
       free(nf);
       free(nm);
     }
-    uint64_t ne = get_u64(r);
+    uint64_t ne = wl_wire_get_u64(r);
     for (uint64_t k = 0; k < ne && !r->bad; k++) {
-      char *ef = or_empty(get_str(r));
-      unsigned eo = get_u32(r), el = get_u32(r);
-      char *et = or_empty(get_str(r));
+      char *ef = or_empty(wl_wire_get_str(r));
+      unsigned eo = wl_wire_get_u32(r), el = wl_wire_get_u32(r);
+      char *et = or_empty(wl_wire_get_str(r));
       wl_finding_add_edit(fd, ef, eo, el, et);
       free(ef);
       free(et);
     }
   }
-  uint64_t nn = get_u64(r);
+  uint64_t nn = wl_wire_get_u64(r);
   for (uint64_t k = 0; k < nn && !r->bad; k++) {
-    char *nf = or_empty(get_str(r));
-    unsigned nl = get_u32(r), nc = get_u32(r);
-    char *nm = or_empty(get_str(r));
+    char *nf = or_empty(wl_wire_get_str(r));
+    unsigned nl = wl_wire_get_u32(r), nc = wl_wire_get_u32(r);
+    char *nm = or_empty(wl_wire_get_str(r));
     wl_findings_add_notice(f, nf, nl, nc, nm);
     free(nf);
     free(nm);
@@ -269,8 +214,9 @@ static void *worker_loop(void *arg) {
     w->o->run(job, &state, &f, &res, w->o->ud);
     wl_buf b;
     wl_buf_init(&b);
-    put_u64(&b, 0); /* length, filled in below */
-    put_result(&b, job, &f, &res);
+    wl_wire_put_u64(&b, 0); /* length, filled in below */
+    wl_wire_put_u64(&b, job);
+    wl_iso_encode(&b, &f, &res);
     size_t len = b.len - 8;
     for (int i = 0; i < 8; i++)
       b.data[i] = (char)(unsigned char)((uint64_t)len >> (8 * i));
@@ -382,17 +328,21 @@ static bool take_results(const wl_iso_opts *o, slot *s) {
   for (;;) {
     if (s->in.len < 8)
       return true;
-    reader hr = {(const unsigned char *)s->in.data, 8, 0, false};
-    uint64_t len = get_u64(&hr);
+    wl_wire_reader hr;
+    wl_wire_reader_init(&hr, s->in.data, 8);
+    uint64_t len = wl_wire_get_u64(&hr);
     if (len > s->in.len - 8)
       return true;
-    reader r = {(const unsigned char *)s->in.data + 8, (size_t)len, 0, false};
+    wl_wire_reader r;
+    wl_wire_reader_init(&r, s->in.data + 8, (size_t)len);
     wl_findings f;
     wl_findings_init(&f);
     size_t job = 0;
     wl_iso_result res;
     memset(&res, 0, sizeof res);
-    bool ok = get_result(o, &r, &job, &f, &res) && s->busy && job == s->job;
+    job = (size_t)wl_wire_get_u64(&r);
+    bool ok = !r.bad && wl_iso_decode(r.p + r.at, r.n - r.at, o->rule_ids, &f, &res) && s->busy &&
+              job == s->job;
     if (ok) {
       s->busy = false;
       o->done(job, &f, &res, o->ud);

@@ -42,6 +42,16 @@ typedef struct wl_iso_opts {
                        input error (a parse that hangs: an #include of a FIFO); 0: no limit */
 } wl_iso_opts;
 
+/* A job's findings and result in the byte format of the worker pipes (also
+ * what the result cache stores), appended to b. */
+void wl_iso_encode(wl_buf *b, const wl_findings *f, const wl_iso_result *res);
+/* The reverse: fills f and res (res zeroed by the caller; its error and strs
+ * are the caller's to free, also on failure). Rule ids that are not
+ * registered rules are kept alive in rule_ids. False when the bytes are
+ * malformed or do not end where they should. */
+bool wl_iso_decode(const void *data, size_t len, wl_vec *rule_ids, wl_findings *f,
+                   wl_iso_result *res);
+
 /* Runs every job to do. False when no worker could be started at all (then
  * nothing ran and the caller runs the jobs itself). */
 bool wl_isolate_run(const wl_iso_opts *o);
