@@ -3,10 +3,15 @@
 # builds the ASan+UBSan configuration in build-asan/ and runs the whole suite
 # again under it (the fuzz target's replay over tests/fuzz/regressions/,
 # fixtures/ and examples/ included). WARPLINT_SKIP_SANITIZE=1 skips the second
-# pass. LeakSanitizer ignores only libclang's own leaks
+# pass. The result cache is a temporary directory. LeakSanitizer ignores only libclang's own leaks
 # (tests/sanitizers/lsan.supp).
 set -eu
 cd "$(dirname "$0")/.."
+# The result cache of anything run here goes to a temporary directory, never
+# the user's ~/.cache (ctest also gives each test build/test-cache).
+WARPLINT_CACHE_DIR=$(mktemp -d)
+export WARPLINT_CACHE_DIR
+trap 'rm -rf "$WARPLINT_CACHE_DIR"' EXIT
 WARPLINT_CMAKE_ARGS="-DWARPLINT_WERROR=ON ${WARPLINT_CMAKE_ARGS:-}" scripts/build.sh --with-test-tools
 (cd build && ctest --output-on-failure -j "$(nproc)")
 [ "${WARPLINT_SKIP_SANITIZE:-0}" = 1 ] && exit 0

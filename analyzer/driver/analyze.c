@@ -57,6 +57,15 @@ void wl_analyze_info_free(wl_analyze_info *info) {
     free(h);
   }
   wl_vec_free(&info->headers);
+  for (size_t i = 0; i < info->deps.n; i++) {
+    wl_tu_dep *d = info->deps.v[i];
+    free((char *)d->path);
+    free(d);
+  }
+  wl_vec_free(&info->deps);
+  for (size_t i = 0; i < info->missing.n; i++)
+    free(info->missing.v[i]);
+  wl_vec_free(&info->missing);
   memset(info, 0, sizeof *info);
 }
 
@@ -213,13 +222,28 @@ wl_parse_status wl_analyze_file_ex(wl_parser *p, const char *path, const char *c
     if (info)
       wl_vec_push(&info->included, wl_xstrdup(tf->canon));
   }
+  for (unsigned i = 0; info && i < tu->ndeps; i++) {
+    wl_tu_dep *d = wl_xcalloc(1, sizeof *d);
+    *d = tu->deps[i];
+    d->path = wl_xstrdup(tu->deps[i].path);
+    wl_vec_push(&info->deps, d);
+  }
   if (info)
     for (unsigned i = 0; i < tu->ndiags; i++) {
       const wl_parse_diag *d = &tu->diags[i];
       bool user = d->loc.file && (wl_tu_in_main(tu, d->loc) || wl_tu_file_of(tu, d->loc));
-      if (is_missing_include(d))
+      if (is_missing_include(d)) {
         info->nunresolved++;
-      else if (user)
+        /* clang says "'name' file not found" */
+        const char *q = strchr(d->message, '\'');
+        const char *e = q ? strchr(q + 1, '\'') : NULL;
+        if (e && e > q + 1) {
+          wl_buf name;
+          wl_buf_init(&name);
+          wl_buf_add(&name, q + 1, (size_t)(e - q - 1));
+          wl_vec_push(&info->missing, wl_buf_detach(&name));
+        }
+      } else if (user)
         info->nerrors++;
     }
   tu->main_display = path;

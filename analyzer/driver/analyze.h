@@ -50,6 +50,10 @@ typedef struct wl_analyze_info {
   size_t nerrors;     /* other parse errors in the user's code */
   wl_vec inferred;    /* char*: include name, directory, name, directory, ... */
   wl_vec headers;     /* wl_header_seen*: the headers reported on */
+  /* with o->parse.deps: every file the parse read (wl_tu_dep*, malloc'ed
+   * with their paths); empty when they could not all be listed */
+  wl_vec deps;
+  wl_vec missing; /* char*: the names of the #includes that did not resolve */
 } wl_analyze_info;
 
 void wl_analyze_info_free(wl_analyze_info *info);

@@ -19,12 +19,14 @@
 #include "analyze.h"
 #include "baseline.h"
 #include "buf.h"
+#include "cache.h"
 #include "compdb.h"
 #include "config.h"
 #include "diag.h"
 #include "emit.h"
 #include "fix.h"
 #include "gitignore.h"
+#include "hmap.h"
 #include "infer.h"
 #include "isolate.h"
 #include "options.h"
@@ -34,6 +36,7 @@
 #include "rules.h"
 #include "suppress.h"
 #include "toolkit.h"
+#include "wire.h"
 
 /* More files than this, and stderr a terminal: a progress line. */
 #define WL_PROGRESS_MIN_FILES 20
@@ -80,6 +83,8 @@ typedef struct job {
   char *root_shown; /* the same as the user spelled it */
   const wl_compdb_entry *includer; /* a header's includer in the compilation database */
   char *stdin_text; /* the input "-": its contents, read from stdin (NUL-terminated) */
+  bool cached;      /* its findings came from the result cache */
+  wl_vec facts;     /* char*: the include inferences its analysis made (cache_fact) */
 } job;
 
 typedef struct run_ctx {
@@ -107,6 +112,8 @@ typedef struct run_ctx {
   wl_vec included;         /* char*: canonical headers included by the files analyzed, sorted */
   wl_vec db_incs; /* canonical header, wl_compdb_entry*, ...: who includes what in the database */
   bool db_incs_done;
+  wl_cache *cache; /* the result cache; NULL: not used (--no-cache, --fix, --diff) */
+  wl_buf run_key;  /* the part of every cache key that is the run's */
 } run_ctx;
 
 static profile *new_profile(run_ctx *rc, const wl_config *cfg) {
@@ -603,6 +610,18 @@ static char *infer_include(const char *name, const char *includer, void *ud) {
     tree = wl_xstrdup(j->root ? j->root : dir);
   bool ambiguous = false;
   char *found = wl_infer_include(rc->infer, tree, name, &ambiguous);
+  if (rc->cache) { /* a cached result holds while inference answers the same */
+    wl_buf f;
+    wl_buf_init(&f);
+    wl_wire_put_str(&f, tree);
+    wl_wire_put_str(&f, name);
+    wl_wire_put_str(&f, found ? found : "");
+    char *hex = wl_xmalloc(2 * f.len + 1);
+    for (size_t i = 0; i < f.len; i++)
+      snprintf(hex + 2 * i, 3, "%02x", (unsigned char)f.data[i]);
+    wl_vec_push(&j->facts, hex);
+    wl_buf_free(&f);
+  }
   if (!found && ambiguous && rc->o->verbose)
     fprintf(rc->err,
             "warplint: note: %s: #include \"%s\": several files of %s match; nothing inferred\n",
@@ -740,6 +759,7 @@ static void prepare_job(run_ctx *rc, job *j) {
   bool infer = rc->infer && !(cfg && cfg->infer_includes == 0);
   j->ao.infer_include = infer ? infer_include : NULL;
   j->ao.infer_ud = j;
+  j->ao.parse.deps = rc->cache && !j->stdin_text;
 }
 
 static void prepare_jobs(run_ctx *rc) {
@@ -881,8 +901,33 @@ static void info_to_strs(const wl_analyze_info *in, wl_vec *out) {
   }
 }
 
-/* The reverse, in the parent; the strings are consumed. */
-static void info_from_strs(wl_analyze_info *in, wl_vec *strs) {
+/* What only the result cache needs from a worker: the files read,
+ * "R<hash> <len> <path>", the inferences made, "Q<fact>", and the includes
+ * that did not resolve, "M<name>". */
+static void cache_to_strs(const job *j, wl_vec *out) {
+  wl_buf b;
+  for (size_t i = 0; i < j->info.deps.n; i++) {
+    const wl_tu_dep *d = j->info.deps.v[i];
+    wl_buf_init(&b);
+    wl_buf_printf(&b, "R%llu %zu %s", (unsigned long long)d->hash, d->len, d->path);
+    wl_vec_push(out, wl_buf_detach(&b));
+  }
+  for (size_t i = 0; i < j->facts.n; i++) {
+    wl_buf_init(&b);
+    wl_buf_printf(&b, "Q%s", (char *)j->facts.v[i]);
+    wl_vec_push(out, wl_buf_detach(&b));
+  }
+  for (size_t i = 0; i < j->info.missing.n; i++) {
+    wl_buf_init(&b);
+    wl_buf_printf(&b, "M%s", (char *)j->info.missing.v[i]);
+    wl_vec_push(out, wl_buf_detach(&b));
+  }
+}
+
+/* The reverse of info_to_strs and cache_to_strs, in the parent; the strings
+ * are consumed. */
+static void info_from_strs(job *j, wl_vec *strs) {
+  wl_analyze_info *in = &j->info;
   for (size_t i = 0; i < strs->n; i++) {
     char *s = strs->v[i];
     unsigned long long hash = 0;
@@ -902,6 +947,17 @@ static void info_from_strs(wl_analyze_info *in, wl_vec *strs) {
         wl_vec_push(&in->headers, h);
       }
       break;
+    case 'R':
+      if (sscanf(s + 1, "%llu %zu %n", &hash, &len, &used) == 2 && used > 0) {
+        wl_tu_dep *d = wl_xcalloc(1, sizeof *d);
+        d->hash = hash;
+        d->len = len;
+        d->path = wl_xstrdup(s + 1 + used);
+        wl_vec_push(&in->deps, d);
+      }
+      break;
+    case 'Q': wl_vec_push(&j->facts, wl_xstrdup(s + 1)); break;
+    case 'M': wl_vec_push(&in->missing, wl_xstrdup(s + 1)); break;
     default: break;
     }
     free(s);
@@ -923,6 +979,7 @@ static void iso_run(size_t i, void **state, wl_findings *out, wl_iso_result *res
   res->meta[1] = j->hash;
   res->meta[2] = j->len;
   info_to_strs(&j->info, &res->strs);
+  cache_to_strs(j, &res->strs);
 }
 
 /* Back in the parent: the job's findings, or why it failed. */
@@ -935,7 +992,7 @@ static void iso_done(size_t i, wl_findings *findings, wl_iso_result *res, void *
   j->hashed = res->meta[0] != 0;
   j->hash = res->meta[1];
   j->len = (size_t)res->meta[2];
-  info_from_strs(&j->info, &res->strs);
+  info_from_strs(j, &res->strs);
   if (rs->progress) {
     rs->done++;
     fprintf(rs->rc->err, "\r\033[K[%zu/%zu] %s", rs->done, rs->total, j->path);
@@ -943,10 +1000,292 @@ static void iso_done(size_t i, wl_findings *findings, wl_iso_result *res, void *
   }
 }
 
+/* ------------------------------------------------------------------------ */
+/* The result cache (cache.h)                                               */
+
+/* A string of a key: its length first, so that no two keys run together. */
+static void key_str(wl_buf *k, const char *what, const char *s) {
+  wl_buf_printf(k, "%s %zu:%s\n", what, s ? strlen(s) : (size_t)0, s ? s : "");
+}
+
+/* The part of every key that is the run's: warplint itself (its version and
+ * the bytes of its executable: a rebuild is another warplint), libclang, the
+ * environment clang reads include paths from, the working directory (paths
+ * in findings are relative to it), the CUDA headers, and the options that
+ * decide which headers' findings are reported. False when warplint's own
+ * executable cannot be read (then there is no cache). */
+static bool make_run_key(run_ctx *rc, wl_buf *k) {
+  const wl_cli_opts *o = rc->o;
+  size_t len = 0;
+  char *exe = wl_read_file_max("/proc/self/exe", WL_READ_MAX, &len, NULL);
+  if (!exe)
+    return false;
+  wl_buf_printf(k, "warplint result cache 1\nversion %s\nexe %016llx %zu\n", WARPLINT_VERSION,
+                (unsigned long long)wl_fnv1a(WL_FNV_START, exe, len), len);
+  free(exe);
+  char *clang = wl_libclang_version();
+  key_str(k, "libclang", clang);
+  free(clang);
+  static const char *const env[] = {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH"};
+  for (size_t i = 0; i < sizeof env / sizeof env[0]; i++)
+    key_str(k, env[i], getenv(env[i]));
+  key_str(k, "cwd", rc->cwd);
+  key_str(k, "toolkit", rc->toolkit.root);
+  wl_buf_printf(k, "cuda %u pch %d unused %d infer %d\n", rc->toolkit.version, rc->pch != NULL,
+                o->report_unused, rc->infer != NULL);
+  key_str(k, "cuda-canon", rc->cuda_canon);
+  key_str(k, "header-filter", rc->have_header_re ? o->header_filter : NULL);
+  for (size_t i = 0; i < rc->roots.n; i++)
+    key_str(k, "root", rc->roots.v[i]);
+  return true;
+}
+
+/* Opens the cache unless --no-cache, --fix or --diff (whose analyses read
+ * the bytes they rewrite) or a bound of 0. Said on stderr when one was asked
+ * for by name (--cache-dir, WARPLINT_CACHE_DIR) and cannot be used; with -v
+ * in any case. */
+static void open_cache(run_ctx *rc) {
+  const wl_cli_opts *o = rc->o;
+  if (o->no_cache || o->fix || o->diff)
+    return;
+  const char *named = o->cache_dir ? o->cache_dir : getenv("WARPLINT_CACHE_DIR");
+  bool asked = named && *named;
+  char *dir = o->cache_dir ? wl_xstrdup(o->cache_dir) : wl_cache_default_dir();
+  wl_buf why;
+  wl_buf_init(&why);
+  uint64_t bound = 0;
+  if (wl_cache_size_from_env(&bound, &why) && bound > 0) {
+    wl_buf_init(&rc->run_key);
+    if (!make_run_key(rc, &rc->run_key))
+      wl_buf_puts(&why, "warplint's executable cannot be read (/proc/self/exe)");
+    else
+      rc->cache = wl_cache_open(dir, bound, &why);
+  }
+  if (!rc->cache && why.len && (asked || o->verbose))
+    fprintf(rc->err, "warplint: %s: result cache not used: %s\n", asked ? "warning" : "note",
+            why.data);
+  wl_buf_free(&why);
+  free(dir);
+}
+
+/* The key of a job: the run's part, then the file (as shown and canonical),
+ * its flags and every setting of its analysis. */
+static void job_key(const run_ctx *rc, const job *j, wl_buf *k) {
+  wl_buf_add(k, rc->run_key.data, rc->run_key.len);
+  key_str(k, "path", j->path);
+  key_str(k, "canon", j->canon);
+  key_str(k, "base", j->ao.base);
+  key_str(k, "base-shown", j->ao.base_shown);
+  wl_buf_printf(k, "header %d arch %u infer %d unused %d whole-warps %d rows-are-warps %d\n",
+                j->header, j->ao.parse.arch, j->ao.infer_include != NULL,
+                j->ao.report_unused_suppressions, j->settings.lanes.whole_warps,
+                j->settings.lanes.rows_are_warps);
+  for (size_t i = 0; i < j->args.n; i++)
+    key_str(k, "arg", j->args.v[i]);
+  wl_buf_puts(k, "rules ");
+  for (size_t i = 0; i < wl_nrules; i++)
+    wl_buf_printf(k, "%d%d", j->ao.enabled ? j->ao.enabled[i] : 1,
+                  j->ao.severity ? (int)j->ao.severity[i] : -1);
+  wl_buf_putc(k, '\n');
+}
+
+static int hexval(char c) {
+  return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* Whether an include inference recorded by infer_include still gives the
+ * same answer (the project tree may have new files). */
+static bool cache_fact(const char *fact, void *ud) {
+  run_ctx *rc = ud;
+  size_t n = strlen(fact);
+  if (!rc->infer || n % 2)
+    return false;
+  char *raw = wl_xmalloc(n / 2 + 1);
+  bool ok = true;
+  for (size_t i = 0; i < n / 2 && ok; i++) {
+    int hi = hexval(fact[2 * i]), lo = hexval(fact[2 * i + 1]);
+    ok = hi >= 0 && lo >= 0;
+    raw[i] = (char)(hi * 16 + lo);
+  }
+  wl_wire_reader r;
+  wl_wire_reader_init(&r, raw, ok ? n / 2 : 0);
+  char *tree = wl_wire_get_str(&r), *name = wl_wire_get_str(&r), *was = wl_wire_get_str(&r);
+  ok = ok && !r.bad && tree && name && was;
+  if (ok) {
+    bool ambiguous = false;
+    char *now = wl_infer_include(rc->infer, tree, name, &ambiguous);
+    ok = strcmp(now ? now : "", was) == 0;
+    free(now);
+  }
+  free(tree);
+  free(name);
+  free(was);
+  free(raw);
+  return ok;
+}
+
+/* The findings of each job to run that the cache has for it. Not with -v:
+ * the notes it prints come from the parse, so every file is parsed. */
+static void cache_lookup(run_ctx *rc, bool headers) {
+  for (size_t i = 0; rc->cache && !rc->o->verbose && i < rc->njobs; i++) {
+    job *j = &rc->jobs[i];
+    if (j->skip || j->error || j->cached || j->header != headers || !j->ao.parse.deps)
+      continue;
+    wl_buf k;
+    wl_buf_init(&k);
+    job_key(rc, j, &k);
+    size_t len = 0;
+    char *payload = wl_cache_get(rc->cache, k.data, k.len, cache_fact, rc, &len);
+    wl_buf_free(&k);
+    if (!payload)
+      continue;
+    wl_findings f;
+    wl_findings_init(&f);
+    wl_iso_result res;
+    memset(&res, 0, sizeof res);
+    if (wl_iso_decode(payload, len, &rc->rule_ids, &f, &res) && !res.error) {
+      j->cached = true;
+      wl_findings_move(&j->findings, &f);
+      info_from_strs(j, &res.strs);
+      if (rc->o->cache_stats)
+        fprintf(rc->err,
+                "warplint: note: %s: unchanged since an earlier run: findings from the "
+                "result cache (--no-cache analyzes it again)\n",
+                j->path);
+    } else {
+      for (size_t s = 0; s < res.strs.n; s++)
+        free(res.strs.v[s]);
+      wl_vec_free(&res.strs);
+    }
+    free(res.error);
+    wl_findings_free(&f);
+    free(payload);
+  }
+}
+
+/* The directories whose entries decided what the parse of j found: those of
+ * the files it read, those its flags name (-I and the like), those inferred
+ * and the usual system ones; a file that appears in one of them may shadow a
+ * header. For an #include "sub/name.h" that did not resolve, also sub/ (and
+ * each directory on the way) under each of them, present or not: that is
+ * where the file would appear. */
+static void job_dirs(const job *j, wl_vec *out) {
+  wl_hmap seen;
+  wl_hmap_init(&seen, true);
+  wl_vec cand = {0};
+  for (size_t i = 0; i < j->info.deps.n; i++) {
+    const wl_tu_dep *d = j->info.deps.v[i];
+    const char *slash = strrchr(d->path, '/');
+    wl_buf b;
+    wl_buf_init(&b);
+    if (!slash)
+      wl_buf_puts(&b, ".");
+    else
+      wl_buf_add(&b, d->path, slash == d->path ? 1 : (size_t)(slash - d->path));
+    wl_vec_push(&cand, wl_buf_detach(&b));
+  }
+  static const char *const flags[] = {"-I", "-isystem", "-iquote", "-idirafter",
+                                      "--include-directory="};
+  for (size_t i = 0; i < j->args.n; i++) {
+    const char *a = j->args.v[i];
+    for (size_t f = 0; f < sizeof flags / sizeof flags[0]; f++) {
+      size_t n = strlen(flags[f]);
+      if (strncmp(a, flags[f], n) != 0)
+        continue;
+      const char *dir = a[n] ? a + n : i + 1 < j->args.n ? j->args.v[i + 1] : NULL;
+      if (dir && *dir)
+        wl_vec_push(&cand, wl_xstrdup(dir));
+      break;
+    }
+  }
+  for (size_t i = 1; i < j->info.inferred.n; i += 2)
+    wl_vec_push(&cand, wl_xstrdup(j->info.inferred.v[i]));
+  wl_vec_push(&cand, wl_xstrdup("/usr/local/include"));
+  wl_vec_push(&cand, wl_xstrdup("/usr/include"));
+  for (size_t i = 0; i < cand.n; i++) {
+    if (wl_hmap_get(&seen, cand.v[i])) {
+      free(cand.v[i]);
+      continue;
+    }
+    wl_hmap_put(&seen, cand.v[i], cand.v[i], false);
+    wl_vec_push(out, cand.v[i]);
+  }
+  wl_vec_free(&cand);
+  size_t nsearch = out->n;
+  for (size_t m = 0; m < j->info.missing.n; m++) {
+    const char *name = j->info.missing.v[m];
+    for (const char *sl = strchr(name, '/'); sl; sl = strchr(sl + 1, '/'))
+      for (size_t i = 0; i < nsearch; i++) {
+        wl_buf b;
+        wl_buf_init(&b);
+        wl_buf_printf(&b, "%s/%.*s", (char *)out->v[i], (int)(sl - name), name);
+        if (wl_hmap_get(&seen, b.data)) {
+          wl_buf_free(&b);
+          continue;
+        }
+        char *p = wl_buf_detach(&b);
+        wl_hmap_put(&seen, p, p, false);
+        wl_vec_push(out, p);
+      }
+  }
+  wl_hmap_free(&seen);
+}
+
+/* Stores the findings of each job analyzed now whose parse listed every
+ * file it read. */
+static void cache_store(run_ctx *rc, bool headers) {
+  for (size_t i = 0; rc->cache && i < rc->njobs; i++) {
+    job *j = &rc->jobs[i];
+    if (j->skip || j->error || j->cached || j->header != headers || !j->ao.parse.deps ||
+        j->info.deps.n == 0)
+      continue;
+    wl_iso_result res;
+    memset(&res, 0, sizeof res);
+    info_to_strs(&j->info, &res.strs);
+    wl_buf payload;
+    wl_buf_init(&payload);
+    wl_iso_encode(&payload, &j->findings, &res);
+    wl_vec deps = {0}, dirs = {0};
+    wl_cache_dep *dv = wl_xcalloc(j->info.deps.n, sizeof *dv);
+    for (size_t k = 0; k < j->info.deps.n; k++) {
+      const wl_tu_dep *d = j->info.deps.v[k];
+      dv[k].path = d->path;
+      dv[k].hash = d->hash;
+      dv[k].len = d->len;
+      wl_vec_push(&deps, &dv[k]);
+    }
+    job_dirs(j, &dirs);
+    wl_buf k;
+    wl_buf_init(&k);
+    job_key(rc, j, &k);
+    wl_cache_put(rc->cache, k.data, k.len, &deps, &dirs, &j->facts, payload.data, payload.len);
+    wl_buf_free(&k);
+    for (size_t d = 0; d < dirs.n; d++)
+      free(dirs.v[d]);
+    wl_vec_free(&dirs);
+    wl_vec_free(&deps);
+    free(dv);
+    wl_buf_free(&payload);
+    for (size_t s = 0; s < res.strs.n; s++)
+      free(res.strs.v[s]);
+    wl_vec_free(&res.strs);
+  }
+}
+
+static void run_jobs(run_ctx *rc, long nthreads, bool headers);
+
+/* The jobs of a phase: those the cache has, then the others, which are then
+ * stored. */
+static void run_all(run_ctx *rc, long nthreads, bool headers) {
+  cache_lookup(rc, headers);
+  run_jobs(rc, nthreads, headers);
+  cache_store(rc, headers);
+}
+
 /* Every job, each file's parse and analysis in a worker process, so that a
  * crash on one file loses only that file (isolate.h); with no process to be
  * had, in threads of this one. */
-static void run_all(run_ctx *rc, long nthreads, bool headers) {
+static void run_jobs(run_ctx *rc, long nthreads, bool headers) {
   run_state rs;
   memset(&rs, 0, sizeof rs);
   rs.rc = rc;
@@ -954,7 +1293,8 @@ static void run_all(run_ctx *rc, long nthreads, bool headers) {
   pthread_mutex_init(&rs.lock, NULL);
   bool *todo = wl_xcalloc(rc->njobs ? rc->njobs : 1, sizeof *todo);
   for (size_t i = 0; i < rc->njobs; i++) {
-    todo[i] = !rc->jobs[i].skip && !rc->jobs[i].error && rc->jobs[i].header == headers;
+    todo[i] = !rc->jobs[i].skip && !rc->jobs[i].error && !rc->jobs[i].cached &&
+              rc->jobs[i].header == headers;
     rs.total += todo[i];
   }
   rs.progress = rs.total > WL_PROGRESS_MIN_FILES && !rc->o->quiet && isatty(fileno(rc->err));
@@ -1054,8 +1394,13 @@ static void free_ctx(run_ctx *rc) {
     wl_analyze_info_free(&j->info);
     free(j->root);
     free(j->root_shown);
+    for (size_t k = 0; k < j->facts.n; k++)
+      free(j->facts.v[k]);
+    wl_vec_free(&j->facts);
   }
   free(rc->jobs);
+  wl_cache_close(rc->cache);
+  wl_buf_free(&rc->run_key);
   if (rc->have_header_re)
     regfree(&rc->header_re);
   for (size_t i = 0; i < rc->roots.n; i++)
@@ -1460,6 +1805,7 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
     rc.infer = wl_infer_new();
   if (!o.no_ignore && o.paths.n > 0)
     rc.gitignore = wl_gitignore_new();
+  open_cache(&rc);
   if (o.paths.n == 0)
     collect_db(&rc);
   else
@@ -1478,6 +1824,13 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   prepare_headers(&rc);
   run_all(&rc, o.jobs, true);
   drop_ignored(&rc);
+  if (rc.cache && (o.cache_stats || o.verbose)) {
+    size_t hits = 0, misses = 0, stored = 0;
+    wl_cache_stats(rc.cache, &hits, &misses, &stored);
+    fprintf(err, "warplint: note: result cache %s: %zu file%s from the cache%s, %zu stored\n",
+            wl_cache_dir(rc.cache), hits, hits == 1 ? "" : "s",
+            o.verbose ? " (not read with -v)" : "", stored);
+  }
   size_t nincomplete = 0, nunresolved = 0, nparse_errors = 0;
   wl_input_error *incomplete = wl_xcalloc(rc.njobs + 1, sizeof *incomplete);
   wl_vec incomplete_msgs = {0};

@@ -85,6 +85,14 @@ static const char usage_text[] =
     "                             nearest directory above holding .git, else the current one)\n"
     "  --no-pch                   parse the CUDA headers again for every file instead of once\n"
     "                             per run (slower; the findings are the same)\n"
+    "  --no-cache                 analyze every file again: do not read or write the result\n"
+    "                             cache (an unchanged file's findings are otherwise served\n"
+    "                             from it without parsing; see the README)\n"
+    "  --cache-dir DIR            keep the result cache in DIR (default: $WARPLINT_CACHE_DIR,\n"
+    "                             else $XDG_CACHE_HOME/warplint, else ~/.cache/warplint;\n"
+    "                             bounded to $WARPLINT_CACHE_SIZE MiB, default 256)\n"
+    "  --cache-stats              say on stderr which files came from the result cache and\n"
+    "                             how many were analyzed and stored\n"
     "  --cuda-arch sm_XY          device architecture for __CUDA_ARCH__ (default: sm_75, or\n"
     "                             the one of the compile command or .warplint); --arch is the "
     "same;\n"
@@ -201,6 +209,9 @@ enum {
   OPT_CUDA_PATH,
   OPT_NO_CUDA_PATH,
   OPT_NO_PCH,
+  OPT_NO_CACHE,
+  OPT_CACHE_DIR,
+  OPT_CACHE_STATS,
   OPT_PROJECT_ROOT,
   OPT_CUDA_ARCH,
   OPT_EXTENSIONS,
@@ -244,6 +255,9 @@ static const struct option long_opts[] = {
     {"cuda-path", required_argument, NULL, OPT_CUDA_PATH},
     {"no-cuda-path", no_argument, NULL, OPT_NO_CUDA_PATH},
     {"no-pch", no_argument, NULL, OPT_NO_PCH},
+    {"no-cache", no_argument, NULL, OPT_NO_CACHE},
+    {"cache-dir", required_argument, NULL, OPT_CACHE_DIR},
+    {"cache-stats", no_argument, NULL, OPT_CACHE_STATS},
     {"project-root", required_argument, NULL, OPT_PROJECT_ROOT},
     {"cuda-arch", required_argument, NULL, OPT_CUDA_ARCH},
     {"arch", required_argument, NULL, OPT_CUDA_ARCH},
@@ -400,6 +414,13 @@ static wl_parse_result take_option(wl_cli_opts *o, int opt, const char *v, bool 
     o->cuda_path = NULL;
     break;
   case OPT_NO_PCH: o->no_pch = true; break;
+  case OPT_NO_CACHE: o->no_cache = true; break;
+  case OPT_CACHE_STATS: o->cache_stats = true; break;
+  case OPT_CACHE_DIR:
+    if (!need(v, "--cache-dir needs a directory", err))
+      return WL_ARGS_EXIT_USAGE;
+    o->cache_dir = v;
+    break;
   case OPT_PROJECT_ROOT: {
     struct stat st;
     if (!need(v, "--project-root needs a directory", err))

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "arena.h"
 
@@ -273,6 +274,14 @@ typedef struct wl_tu_file {
   const char *display; /* the path its findings carry (set by analyze.c) */
 } wl_tu_file;
 
+/* A file a parse read (deps.h): its name as libclang reports it, and the
+ * size and wl_fnv1a hash of the text it read. */
+typedef struct wl_tu_dep {
+  const char *path;
+  uint64_t hash;
+  size_t len;
+} wl_tu_dep;
+
 typedef struct wl_tu {
   wl_arena arena;
   const char *path; /* main file, as given */
@@ -294,6 +303,10 @@ typedef struct wl_tu {
    * header while analyze.c reports the findings located in it */
   const char *main_path;
   const char *main_display; /* the path the main file's findings carry (analyze.c) */
+  /* every file the parse read, with wl_parse_opts.deps (deps.h); ndeps 0
+   * when they could not all be listed */
+  wl_tu_dep *deps;
+  unsigned ndeps;
 } wl_tu;
 
 /* Look-ups used by analyses. */

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "deps.h"
 #include "pch.h"
 #include "toolkit.h"
 
@@ -32,6 +33,7 @@ struct wl_parser {
   /* architectures probed (asked -> used), so that each is probed once per parser */
   unsigned arch_asked[WL_ARCH_CACHE], arch_used[WL_ARCH_CACHE];
   size_t narch;
+  wl_deps_memo deps; /* the files of the precompiled headers loaded */
 };
 
 wl_parser *wl_parser_new(void) {
@@ -44,6 +46,7 @@ wl_parser *wl_parser_new(void) {
 void wl_parser_free(wl_parser *p) {
   if (!p)
     return;
+  wl_deps_memo_free(&p->deps);
   clang_disposeIndex(p->index);
   free(p);
 }
@@ -380,6 +383,7 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
     if (ctu)
       clang_disposeTranslationUnit(ctu);
     ctu = NULL;
+    pch = NULL;
     ec = clang_parseTranslationUnit2(p->index, path, (const char *const *)in.args.v, (int)nargs,
                                      in.uf, in.nuf + 1, flags, &ctu);
   }
@@ -438,9 +442,19 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
   free(L.files);
   wl_hmap_free(&L.file_index);
   free(L.macros);
+  if (opts->deps)
+    wl_deps_collect(tu, ctu, p->index, pch, &p->deps);
   clang_disposeTranslationUnit(ctu);
   *out = tu;
   return WL_PARSE_OK;
+}
+
+char *wl_libclang_version(void) {
+  CXString s = clang_getClangVersion();
+  const char *t = clang_getCString(s);
+  char *v = wl_xstrdup(t ? t : "");
+  clang_disposeString(s);
+  return v;
 }
 
 void wl_tu_free(wl_tu *tu) {

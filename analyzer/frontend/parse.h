@@ -33,6 +33,7 @@ typedef struct wl_parse_opts {
   unsigned arch;            /* compute capability for __CUDA_ARCH__, e.g. 75; 0: WL_DEFAULT_ARCH */
   bool verbose;             /* report unresolved includes/types on stderr */
   bool quiet_diags;         /* verbose, but the caller prints the unresolved (analyze.c) */
+  bool deps;                /* list the files read in wl_tu.deps (the result cache) */
 } wl_parse_opts;
 
 typedef enum wl_parse_status {
@@ -58,6 +59,10 @@ void wl_tu_free(wl_tu *tu);
  * libclang knows it, else the newest one it knows below it (probed once per
  * parser with an empty file; sm_100 and sm_120 are sm_90 with libclang 19). */
 unsigned wl_parser_arch(wl_parser *p, unsigned arch);
+
+/* libclang's version (clang_getClangVersion), malloc'ed: part of the
+ * result cache's key. */
+char *wl_libclang_version(void);
 
 /* Compute capability from "sm_75", "75", "compute_75", "7.5"; 0 when invalid. */
 unsigned wl_parse_arch(const char *s);
