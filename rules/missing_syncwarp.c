@@ -2,6 +2,7 @@
  * same shared-memory element, one of them writing, with no barrier between
  * the two accesses. The shared-memory analysis (analyzer/analysis/shared/) finds the
  * pairs; this rule words them, one finding per statement. */
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,9 +86,28 @@ static bool stmt_with_semicolon(const wl_tu *tu, const wl_stmt *s, wl_range *out
   return true;
 }
 
-/* `X op= Y;` (or `X = Y;`) -> `{ auto warp_tmp = Y; __syncwarp(); X op= warp_tmp; __syncwarp(); }`:
- * every lane reads the other lanes' elements, all meet, every lane writes its
- * own, all meet again (Listing 8). lead: a barrier first, for a race with an
+/* One statement of a rewrite (heap-allocated). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static char *
+stmt_text(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  size_t size = n > 0 ? (size_t)n + 1 : 1;
+  char *out = wl_xcalloc(size, 1);
+  va_start(ap, fmt);
+  vsnprintf(out, size, fmt, ap);
+  va_end(ap);
+  return out;
+}
+
+/* `X op= Y;` (or `X = Y;`) -> `{ auto warp_tmp = Y; __syncwarp(); X op= warp_tmp; __syncwarp(); }`
+ * (a block, one statement a line, indented as the code around it): every
+ * lane reads the other lanes' elements, all meet, every lane writes its own,
+ * all meet again (Listing 8). lead: a barrier first, for a race with an
  * earlier statement. */
 static bool rewrite_read_modify_write(wl_rule_ctx *ctx, wl_finding *fd, const wl_stmt *s,
                                       const char *bar, bool lead) {
@@ -100,12 +120,17 @@ static bool rewrite_read_modify_write(wl_rule_ctx *ctx, wl_finding *fd, const wl
   if (!lhs || !rhs || x->args[0]->macro || x->args[1]->macro ||
       !stmt_with_semicolon(ctx->tu, s, &whole))
     return false;
-  wl_buf b;
-  wl_buf_init(&b);
-  wl_buf_printf(&b, "{ %s%s%sauto warp_tmp = %s; %s; %s %s warp_tmp; %s; }", lead ? bar : "",
-                lead ? ";" : "", lead ? " " : "", rhs, bar, lhs, wl_binop_spelling(x->op), bar);
-  bool ok = wl_fix_replace(ctx, fd, whole, wl_buf_str(&b));
-  wl_buf_free(&b);
+  char *st[5];
+  size_t n = 0;
+  if (lead)
+    st[n++] = stmt_text("%s;", bar);
+  st[n++] = stmt_text("auto warp_tmp = %s;", rhs);
+  st[n++] = stmt_text("%s;", bar);
+  st[n++] = stmt_text("%s %s warp_tmp;", lhs, wl_binop_spelling(x->op));
+  st[n++] = stmt_text("%s;", bar);
+  bool ok = wl_fix_replace_block(ctx, fd, whole, (const char *const *)st, n);
+  for (size_t i = 0; i < n; i++)
+    free(st[i]);
   return ok;
 }
 
@@ -129,15 +154,19 @@ static bool rewrite_if(wl_rule_ctx *ctx, wl_finding *fd, const wl_stmt *ifs, con
     return false;
   whole = ifs->range;
   whole.end = inner.end;
-  wl_buf b;
-  wl_buf_init(&b);
-  wl_buf_printf(&b,
-                "{ %s%sbool warp_c = %s; decltype(+(%s)) warp_tmp{}; if (warp_c) warp_tmp = %s; "
-                "%s; if (warp_c) %s %s warp_tmp; %s; }",
-                lead ? bar : "", lead ? "; " : "", cond, rhs, rhs, bar, lhs,
-                wl_binop_spelling(x->op), bar);
-  bool ok = wl_fix_replace(ctx, fd, whole, wl_buf_str(&b));
-  wl_buf_free(&b);
+  char *st[7];
+  size_t n = 0;
+  if (lead)
+    st[n++] = stmt_text("%s;", bar);
+  st[n++] = stmt_text("bool warp_c = %s;", cond);
+  st[n++] = stmt_text("decltype(+(%s)) warp_tmp{};", rhs);
+  st[n++] = stmt_text("if (warp_c) warp_tmp = %s;", rhs);
+  st[n++] = stmt_text("%s;", bar);
+  st[n++] = stmt_text("if (warp_c) %s %s warp_tmp;", lhs, wl_binop_spelling(x->op));
+  st[n++] = stmt_text("%s;", bar);
+  bool ok = wl_fix_replace_block(ctx, fd, whole, (const char *const *)st, n);
+  for (size_t i = 0; i < n; i++)
+    free(st[i]);
   return ok;
 }
 

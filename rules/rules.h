@@ -84,6 +84,14 @@ bool wl_fix_replace(wl_rule_ctx *ctx, wl_finding *fd, wl_range r, const char *te
  * statement s: on a line of its own with s's indentation when s starts its
  * line, else inline. Refused like wl_fix_replace. */
 bool wl_fix_insert_before(wl_rule_ctx *ctx, wl_finding *fd, const wl_stmt *s, const char *text);
+/* Adds an edit replacing range r (statements) by a block of the n
+ * statements stmts, one per line: "{", each statement indented one level
+ * deeper than the line r begins on, "}" at that line's indentation. The
+ * level is the file's own (what the nearest shallower line before adds:
+ * tabs or so many spaces) and the line break the file's (LF or CRLF).
+ * Refused like wl_fix_replace. */
+bool wl_fix_replace_block(wl_rule_ctx *ctx, wl_finding *fd, wl_range r, const char *const *stmts,
+                          size_t n);
 /* Drops the finding's edits (a rule whose fix turned out partial). */
 void wl_fix_clear(wl_finding *fd);
 

@@ -166,6 +166,84 @@ bool wl_fix_replace(wl_rule_ctx *ctx, wl_finding *fd, wl_range r, const char *te
   return true;
 }
 
+/* The leading blanks of the line holding offset: [*start, *start + *len). */
+static void line_indent(const wl_tu *tu, size_t offset, size_t *start, size_t *len) {
+  size_t ls = offset;
+  while (ls > 0 && tu->source[ls - 1] != '\n')
+    ls--;
+  size_t e = ls;
+  while (e < tu->source_len && (tu->source[e] == ' ' || tu->source[e] == '\t'))
+    e++;
+  *start = ls;
+  *len = e - ls;
+}
+
+/* One indentation level of the file around the line starting at ls with
+ * indentation ind (length il): what ind adds to the nearest earlier
+ * non-blank line whose indentation is a proper prefix of it; else the
+ * indentation of the file's first indented line; else two spaces. */
+static void indent_unit(const wl_tu *tu, size_t ls, size_t il, wl_buf *unit) {
+  const char *src = tu->source;
+  size_t scanned = 0;
+  for (size_t p = ls; p > 0 && scanned < 400; scanned++) {
+    size_t e = p - 1, b = e; /* the previous line is [b, e) */
+    while (b > 0 && src[b - 1] != '\n')
+      b--;
+    p = b;
+    size_t k = b;
+    while (k < e && (src[k] == ' ' || src[k] == '\t'))
+      k++;
+    if (k == e || (k < e && (src[k] == '\r' || src[k] == '#')))
+      continue; /* blank, or a preprocessor line */
+    size_t pl = k - b;
+    if (pl < il && memcmp(src + b, src + ls, pl) == 0) {
+      wl_buf_add(unit, src + ls + pl, il - pl);
+      return;
+    }
+  }
+  for (size_t p = 0; p < tu->source_len;) {
+    size_t k = p;
+    while (k < tu->source_len && (src[k] == ' ' || src[k] == '\t'))
+      k++;
+    if (k > p && k < tu->source_len && src[k] != '\n' && src[k] != '\r') {
+      wl_buf_add(unit, src + p, k - p);
+      return;
+    }
+    while (k < tu->source_len && src[k] != '\n')
+      k++;
+    p = k + 1;
+  }
+  wl_buf_add(unit, "  ", 2);
+}
+
+bool wl_fix_replace_block(wl_rule_ctx *ctx, wl_finding *fd, wl_range r, const char *const *stmts,
+                          size_t n) {
+  const wl_tu *tu = ctx->tu;
+  if (r.begin.offset > tu->source_len)
+    return false;
+  size_t ls, il;
+  line_indent(tu, r.begin.offset, &ls, &il);
+  size_t eol = r.begin.offset;
+  while (eol < tu->source_len && tu->source[eol] != '\n')
+    eol++;
+  const char *nl = eol > 0 && eol < tu->source_len && tu->source[eol - 1] == '\r' ? "\r\n" : "\n";
+  wl_buf unit, t;
+  wl_buf_init(&unit);
+  wl_buf_init(&t);
+  indent_unit(tu, ls, il, &unit);
+  wl_buf_printf(&t, "{%s", nl);
+  for (size_t i = 0; i < n; i++) {
+    wl_buf_add(&t, tu->source + ls, il);
+    wl_buf_printf(&t, "%s%s%s", wl_buf_str(&unit), stmts[i], nl);
+  }
+  wl_buf_add(&t, tu->source + ls, il);
+  wl_buf_add(&t, "}", 1);
+  bool ok = wl_fix_replace(ctx, fd, r, wl_buf_str(&t));
+  wl_buf_free(&unit);
+  wl_buf_free(&t);
+  return ok;
+}
+
 static bool is_ident_char(char c) {
   return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
@@ -196,8 +274,12 @@ bool wl_fix_insert_before(wl_rule_ctx *ctx, wl_finding *fd, const wl_stmt *s, co
   wl_buf t;
   wl_buf_init(&t);
   if (starts_line) {
+    size_t eol = b;
+    while (eol < tu->source_len && tu->source[eol] != '\n')
+      eol++;
+    bool crlf = eol > 0 && eol < tu->source_len && tu->source[eol - 1] == '\r';
     wl_buf_add(&t, tu->source + ls, b - ls);
-    wl_buf_printf(&t, "%s\n", text);
+    wl_buf_printf(&t, "%s%s", text, crlf ? "\r\n" : "\n");
     at.begin.offset = at.end.offset = (unsigned)ls;
     at.begin.col = at.end.col = 1;
   } else {

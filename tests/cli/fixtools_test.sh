@@ -4,7 +4,8 @@
 # subdirectory), never a/./ or a//; --export-fixes applied by
 # clang-apply-replacements (no overlapping or same-place edits: contained
 # edits dropped with a note, insertions merged); after --fix, what is left is
-# a real re-analysis (a second run finds the same).
+# a real re-analysis (a second run finds the same); inserted code follows the
+# surrounding indentation (tabs, spaces, CRLF), one statement a line.
 # Usage: fixtools_test.sh <warplint> <source-dir>
 set -u
 WL=$1
@@ -94,4 +95,33 @@ if [ -n "$CAR" ]; then
 else
   echo "note: clang-apply-replacements not installed (Debian: clang-tools-14); its run is skipped"
 fi
+# inserted code follows the surrounding indentation, one statement a line:
+# tabs in nested blocks (the fixtures' .fixed goldens), two spaces, and CRLF
+# line ends kept for the inserted lines
+I="$T/indent"
+mkdir -p "$I"
+TAB=$(printf '\t')
+for f in missing-syncwarp legacy-intrinsic; do
+  cp "fixtures/$f/fix_indent_tabs.cu" "$I/$f.cu"
+  "$WL" --fix "$I/$f.cu" >/dev/null 2>&1
+  same "$I/$f.cu" "fixtures/$f/fix_indent_tabs.cu.fixed" "$f: --fix in tab-indented nested blocks"
+  sed 's/$/\r/' "fixtures/$f/fix_indent_tabs.cu" >"$I/crlf.cu"
+  "$WL" --fix "$I/crlf.cu" >/dev/null 2>&1
+  sed 's/$/\r/' "fixtures/$f/fix_indent_tabs.cu.fixed" >"$I/crlf.want"
+  same "$I/crlf.cu" "$I/crlf.want" "$f: CRLF line ends kept for the inserted lines"
+done
+contains "$I/missing-syncwarp.cu" "^$TAB$TAB$TAB$TAB{\$" "the block opens at the statement's indentation"
+contains "$I/missing-syncwarp.cu" "^$TAB$TAB$TAB$TAB${TAB}auto warp_tmp = s\[tid + 16\];\$" "one statement a line, one tab deeper"
+contains "$I/missing-syncwarp.cu" "^$TAB$TAB${TAB}__syncwarp();\$" "a __syncwarp() inserted before a statement, on its own line"
+contains "$I/legacy-intrinsic.cu" "^$TAB$TAB${TAB}unsigned warp_mask = __ballot_sync(0xffffffff, lane < 16);\$" "the hoisted mask at the branch's indentation"
+printf '%s\n' '__global__ void k(float *o) {' '  __shared__ float s[64];' '  unsigned t = threadIdx.x;' \
+  '  s[t] = o[t];' '  if (blockDim.x == 32) {' '    for (int i = 0; i < 2; i++) {' \
+  '      s[t] += s[t + 16];' '    }' '  }' '  o[t] = s[t];' '}' >"$I/two.cu"
+"$WL" --fix "$I/two.cu" >/dev/null 2>&1
+printf '%s\n' '__global__ void k(float *o) {' '  __shared__ float s[64];' '  unsigned t = threadIdx.x;' \
+  '  s[t] = o[t];' '  if (blockDim.x == 32) {' '    for (int i = 0; i < 2; i++) {' \
+  '      {' '        __syncwarp();' '        auto warp_tmp = s[t + 16];' '        __syncwarp();' \
+  '        s[t] += warp_tmp;' '        __syncwarp();' '      }' '    }' '  }' '  o[t] = s[t];' '}' >"$I/two.want"
+same "$I/two.cu" "$I/two.want" "two-space indentation: one statement a line, two spaces deeper"
+
 finish "fix tools tests"
