@@ -286,20 +286,26 @@ START_TEST(test_export_yaml) {
 END_TEST
 
 /* clang-apply-replacements rejects overlapping edits and two insertions at
- * one offset: the export drops contained edits, merges insertions and
- * leaves out a partly overlapping fix, and says so. */
+ * one offset: the export takes the plan's edits (an outer replacement wins,
+ * a fix partly inside it or partly overlapping it is left out whole),
+ * merges insertions and says what it left out. */
 START_TEST(test_export_yaml_no_overlaps) {
   wl_findings f;
   wl_findings_init(&f);
   wl_finding *a = wl_findings_add(&f, "legacy-intrinsic", WL_SEV_WARNING, "/k.cu", 2, 1, 2, 2, "a");
-  wl_finding_add_edit(a, "/k.cu", 20, 5, "X"); /* inside the deletion below */
-  wl_finding_add_edit(a, "/k.cu", 100, 0, "one;\n");
+  wl_finding_add_edit(a, "/k.cu", 20, 5, "X");        /* inside the deletion below */
+  wl_finding_add_edit(a, "/k.cu", 100, 0, "zero;\n"); /* and outside it: all or nothing */
   wl_finding *b = wl_findings_add(&f, "legacy-intrinsic", WL_SEV_WARNING, "/k.cu", 1, 1, 1, 2, "b");
   wl_finding_add_edit(b, "/k.cu", 10, 50, ""); /* deletes [10, 60) */
   wl_finding *c = wl_findings_add(&f, "legacy-intrinsic", WL_SEV_WARNING, "/k.cu", 3, 1, 3, 2, "c");
-  wl_finding_add_edit(c, "/k.cu", 100, 0, "two;\n"); /* the same place as a's insertion */
+  wl_finding_add_edit(c, "/k.cu", 100, 0, "two;\n");
+  wl_finding *c2 =
+      wl_findings_add(&f, "legacy-intrinsic", WL_SEV_WARNING, "/k.cu", 3, 1, 3, 2, "c");
+  wl_finding_add_edit(c2, "/k.cu", 100, 0, "one;\n"); /* the same place as c's insertion */
   wl_finding *d = wl_findings_add(&f, "legacy-intrinsic", WL_SEV_WARNING, "/k.cu", 4, 1, 4, 2, "d");
   wl_finding_add_edit(d, "/k.cu", 55, 10, "Y"); /* partly over the deletion: left out */
+  wl_finding *e = wl_findings_add(&f, "legacy-intrinsic", WL_SEV_WARNING, "/k.cu", 2, 1, 2, 2, "e");
+  wl_finding_add_edit(e, "/k.cu", 30, 2, "Z"); /* wholly inside the deletion: covered */
   char *buf = NULL;
   size_t len = 0;
   wl_buf notes;
@@ -308,17 +314,123 @@ START_TEST(test_export_yaml_no_overlaps) {
   ck_assert(wl_export_fixes_yaml_notes(m, &f, "k.cu", &notes));
   fclose(m);
   ck_assert_ptr_null(strstr(buf, "Offset: 20\n"));
+  ck_assert_ptr_null(strstr(buf, "Offset: 30\n"));
   ck_assert_ptr_null(strstr(buf, "Offset: 55\n"));
+  ck_assert_ptr_null(strstr(buf, "zero;"));
   ck_assert_ptr_nonnull(strstr(buf, "Offset: 10\n          Length: 50\n"));
+  /* merged in the order --fix applies them (cmp_edit: by text) */
   ck_assert_ptr_nonnull(strstr(buf, "ReplacementText: \"one;\\ntwo;\\n\""));
   const char *p = strstr(buf, "Offset: 100\n");
   ck_assert_ptr_nonnull(p);
   ck_assert_ptr_null(strstr(p + 1, "Offset: 100\n"));
   ck_assert_ptr_nonnull(strstr(wl_buf_str(&notes), "1 edit inside another fix"));
-  ck_assert_ptr_nonnull(strstr(wl_buf_str(&notes), "1 fix left out"));
+  ck_assert_ptr_nonnull(strstr(wl_buf_str(&notes), "2 fixes left out"));
   free(buf);
   wl_buf_free(&notes);
   wl_findings_free(&f);
+}
+END_TEST
+
+static int cmp_line(const void *a, const void *b) {
+  unsigned x = (unsigned)strtoul(*(char *const *)a, NULL, 10);
+  unsigned y = (unsigned)strtoul(*(char *const *)b, NULL, 10);
+  return x < y ? -1 : x > y;
+}
+
+/* The lines of b sorted by their leading number (an offset). */
+static void sort_lines(wl_buf *b) {
+  char *copy = wl_xstrdup(wl_buf_str(b));
+  char *lines[64];
+  size_t n = 0;
+  for (char *save = NULL, *l = strtok_r(copy, "\n", &save); l && n < 64;
+       l = strtok_r(NULL, "\n", &save))
+    lines[n++] = l;
+  qsort(lines, n, sizeof *lines, cmp_line);
+  wl_buf_free(b);
+  wl_buf_init(b);
+  for (size_t i = 0; i < n; i++)
+    wl_buf_printf(b, "%s\n", lines[i]);
+  free(copy);
+}
+
+/* The replacements of an export: (offset, length, text) per line, sorted. */
+static void export_reps(const wl_findings *f, wl_buf *out) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&buf, &len);
+  ck_assert(wl_export_fixes_yaml(m, f, "k.cu"));
+  fclose(m);
+  for (const char *p = buf; (p = strstr(p, "\n          Offset: ")) != NULL; p++) {
+    unsigned off, n;
+    ck_assert_int_eq(sscanf(p, "\n          Offset: %u\n          Length: %u", &off, &n), 2);
+    const char *t = strstr(p, "ReplacementText: ");
+    const char *nl = strchr(t, '\n');
+    wl_buf_printf(out, "%u %u %.*s\n", off, n, (int)(nl - t - 17), t + 17);
+  }
+  free(buf);
+}
+
+/* The plan's edits in the same form (insertions at one offset merged). */
+static void plan_reps(const wl_findings *f, wl_buf *out) {
+  wl_fix_plan plan;
+  wl_fix_plan_build(&plan, f);
+  for (size_t i = 0; i < plan.nfiles; i++) {
+    const wl_file_fix *ff = &plan.files[i];
+    for (size_t k = 0; k < ff->nedits;) {
+      size_t j = k + 1;
+      wl_buf t;
+      wl_buf_init(&t);
+      wl_buf_puts(&t, ff->edits[k].text);
+      while (ff->edits[k].length == 0 && j < ff->nedits && ff->edits[j].length == 0 &&
+             ff->edits[j].offset == ff->edits[k].offset)
+        wl_buf_puts(&t, ff->edits[j++].text);
+      wl_buf_printf(out, "%u %u \"", ff->edits[k].offset, ff->edits[k].length);
+      for (const char *c = wl_buf_str(&t); *c; c++) /* as the YAML (JSON) string writes it */
+        wl_buf_puts(out, *c == '\n' ? "\\n" : *c == '"' ? "\\\"" : (char[2]){*c, 0});
+      wl_buf_puts(out, "\"\n");
+      wl_buf_free(&t);
+      k = j;
+    }
+  }
+  wl_fix_plan_free(&plan);
+}
+
+/* --fix (the plan) and --export-fixes choose the same edits, and an outer
+ * replacement wins whatever the order of the findings: a deleted overload
+ * with the fixes of the calls inside it, reported before or after it. */
+START_TEST(test_fix_and_export_choose_alike) {
+  static const unsigned order[][3] = {{0, 1, 2}, {1, 0, 2}, {1, 2, 0}, {2, 1, 0}};
+  for (size_t o = 0; o < sizeof order / sizeof order[0]; o++) {
+    wl_findings f;
+    wl_findings_init(&f);
+    for (unsigned k = 0; k < 3; k++) {
+      wl_finding *fd =
+          wl_findings_add(&f, "legacy-intrinsic", WL_SEV_WARNING, "k.cu", 1, 1, 1, 2, "m");
+      switch (order[o][k]) {
+      case 0: wl_finding_add_edit(fd, "k.cu", 10, 90, ""); break; /* the overload, deleted */
+      case 1:                                                     /* a call inside it */
+        wl_finding_add_edit(fd, "k.cu", 40, 11, "__shfl_down_sync");
+        wl_finding_add_edit(fd, "k.cu", 52, 0, "0xffffffff, ");
+        break;
+      default: /* a call elsewhere, with a hoisted mask */
+        wl_finding_add_edit(fd, "k.cu", 200, 0, "unsigned warp_mask = 0;\n");
+        wl_finding_add_edit(fd, "k.cu", 230, 4, "__shfl_sync");
+        break;
+      }
+    }
+    wl_buf x, pl;
+    wl_buf_init(&x);
+    wl_buf_init(&pl);
+    export_reps(&f, &x);
+    sort_lines(&x);
+    plan_reps(&f, &pl);
+    ck_assert_str_eq(wl_buf_str(&x), wl_buf_str(&pl));
+    ck_assert_str_eq(wl_buf_str(&pl), "10 90 \"\"\n200 0 \"unsigned warp_mask = 0;\\n\"\n"
+                                      "230 4 \"__shfl_sync\"\n");
+    wl_buf_free(&x);
+    wl_buf_free(&pl);
+    wl_findings_free(&f);
+  }
 }
 END_TEST
 
@@ -333,6 +445,7 @@ Suite *wl_suite_fix(void) {
   tcase_add_test(tc, test_unified_diff);
   tcase_add_test(tc, test_export_yaml);
   tcase_add_test(tc, test_export_yaml_no_overlaps);
+  tcase_add_test(tc, test_fix_and_export_choose_alike);
   suite_add_tcase(s, tc);
   return s;
 }

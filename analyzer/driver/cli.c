@@ -1587,7 +1587,8 @@ static bool do_fixes(run_ctx *rc, wl_findings *all, FILE *out, bool *changed) {
     FILE *m = open_memstream(&yaml, &ylen);
     wl_buf xnotes;
     wl_buf_init(&xnotes);
-    bool wrote = m && wl_export_fixes_yaml_notes(m, all, o->paths.n ? o->paths.v[0] : "", &xnotes);
+    /* the plan --fix and --diff use: the same edits */
+    bool wrote = m && wl_export_fixes_plan(m, all, &plan, o->paths.n ? o->paths.v[0] : "", &xnotes);
     for (const char *p = xnotes.data; p && *p;) { /* one note a line */
       size_t n = strcspn(p, "\n");
       fprintf(err, "warplint: note: %.*s\n", (int)n, p);

@@ -26,22 +26,131 @@ static bool same_edit(const wl_edit *a, const wl_edit *b) {
   return a->offset == b->offset && a->length == b->length && strcmp(a->text, b->text) == 0;
 }
 
-/* 0: no conflict, 1: identical edit already there, -1: overlap */
-static int conflict(const wl_file_fix *ff, const wl_edit *e) {
+/* Whether a (a replacement of length > 0) contains b, b an insertion at one
+ * of a's ends excepted (that one is applied beside a). */
+static bool contains(const wl_edit *a, const wl_edit *b) {
+  if (a->length == 0 || strcmp(a->file, b->file) != 0)
+    return false;
+  size_t ae = (size_t)a->offset + a->length, be = (size_t)b->offset + b->length;
+  if (b->length == 0 && (b->offset == a->offset || b->offset == ae))
+    return false;
+  return a->offset <= b->offset && be <= ae && !(a->offset == b->offset && ae == be);
+}
+
+/* How an edit relates to the edits already chosen for its file. */
+enum { E_FREE, E_DUP, E_INSIDE, E_CLASH };
+
+static int classify(const wl_file_fix *ff, const wl_edit *e) {
+  int st = E_FREE;
   for (size_t i = 0; i < ff->nedits; i++) {
     const wl_edit *o = &ff->edits[i];
-    if (same_edit(o, e))
-      return 1;
-    unsigned a0 = o->offset, a1 = o->offset + o->length, b0 = e->offset, b1 = e->offset + e->length;
-    /* replacements may not share a byte; an insertion may not fall strictly
-     * inside a replacement; insertions at one point are all kept */
-    bool overlap = (o->length && e->length && a0 < b1 && b0 < a1) ||
-                   (!o->length && e->length && a0 > b0 && a0 < b1) ||
-                   (!e->length && o->length && b0 > a0 && b0 < a1);
-    if (overlap)
-      return -1;
+    if (same_edit(o, e)) {
+      st = st < E_DUP ? E_DUP : st;
+      continue;
+    }
+    if (o->length == 0 && e->length == 0)
+      continue; /* insertions: at one point they are applied one after the other */
+    if (contains(o, e)) {
+      st = st < E_INSIDE ? E_INSIDE : st;
+      continue;
+    }
+    size_t oe = (size_t)o->offset + o->length, ee = (size_t)e->offset + e->length;
+    /* e swallows a chosen edit, or they partly overlap (an insertion at a
+     * replacement's end is beside it), or they replace one range differently */
+    if (contains(e, o) || (o->offset < ee && e->offset < oe) ||
+        (o->offset == e->offset && o->length == e->length))
+      return E_CLASH;
   }
-  return 0;
+  return st;
+}
+
+typedef struct edit_ref {
+  size_t finding;
+  const wl_edit *e;
+} edit_ref;
+
+static int cmp_ref(const void *a, const void *b) {
+  const edit_ref *x = a, *y = b;
+  int c = strcmp(x->e->file, y->e->file);
+  if (c)
+    return c;
+  return x->e->offset < y->e->offset ? -1 : x->e->offset > y->e->offset;
+}
+
+/* The findings one of whose replacements contains an edit of another
+ * finding (a deleted overload and the calls inside it; a rewritten
+ * statement and a fix inside it): they are chosen first, so that the outer
+ * fix wins whatever the order of the findings. */
+static bool *containers(const wl_findings *f) {
+  bool *c = wl_xcalloc(f->n + 1, sizeof *c);
+  size_t n = 0;
+  for (size_t i = 0; i < f->n; i++)
+    n += f->v[i].nedits;
+  edit_ref *r = wl_xcalloc(n + 1, sizeof *r);
+  n = 0;
+  for (size_t i = 0; i < f->n; i++)
+    for (size_t k = 0; k < f->v[i].nedits; k++)
+      r[n++] = (edit_ref){i, &f->v[i].edits[k]};
+  qsort(r, n, sizeof *r, cmp_ref);
+  for (size_t a = 0; a < n; a++) {
+    const wl_edit *e = r[a].e;
+    if (e->length == 0 || c[r[a].finding])
+      continue;
+    size_t end = (size_t)e->offset + e->length;
+    size_t b = a; /* the edits at e's offset sort around a */
+    while (b > 0 && r[b - 1].e->offset == e->offset && strcmp(r[b - 1].e->file, e->file) == 0)
+      b--;
+    for (; b < n && r[b].e->offset <= end && strcmp(r[b].e->file, e->file) == 0; b++)
+      if (r[b].finding != r[a].finding && contains(e, r[b].e)) {
+        c[r[a].finding] = true;
+        break;
+      }
+  }
+  free(r);
+  return c;
+}
+
+/* One finding's fix: taken whole (its edits not chosen yet added), covered
+ * (every edit inside a chosen replacement: nothing to add), or skipped. */
+static void plan_finding(wl_fix_plan *plan, const wl_findings *f, size_t i) {
+  const wl_finding *fd = &f->v[i];
+  bool ok = true, any_inside = false, all_inside = true;
+  for (size_t k = 0; k < fd->nedits && ok; k++) {
+    const wl_edit *e = &fd->edits[k];
+    int st = classify(plan_file(plan, e->file), e);
+    ok = st != E_CLASH;
+    any_inside = any_inside || st == E_INSIDE;
+    all_inside = all_inside && st == E_INSIDE;
+    /* edits of the same finding must not overlap each other either */
+    for (size_t j = 0; j < k && ok; j++)
+      if (strcmp(fd->edits[j].file, e->file) == 0 && !same_edit(&fd->edits[j], e)) {
+        const wl_edit *a = &fd->edits[j];
+        ok = a->offset + a->length <= e->offset || e->offset + e->length <= a->offset;
+      }
+  }
+  if (!ok || (any_inside && !all_inside)) {
+    plan->skipped++; /* all or nothing: left for the next run */
+    return;
+  }
+  plan->taken[i] = true;
+  if (all_inside) { /* code another fix replaces as a whole needs no fix of its own */
+    plan->covered += fd->nedits;
+    return;
+  }
+  for (size_t k = 0; k < fd->nedits; k++) {
+    wl_file_fix *ff = plan_file(plan, fd->edits[k].file);
+    if (classify(ff, &fd->edits[k]) == E_DUP)
+      continue;
+    ff->edits = wl_xrealloc(ff->edits, (ff->nedits + 1) * sizeof *ff->edits);
+    ff->owner = wl_xrealloc(ff->owner, (ff->nedits + 1) * sizeof *ff->owner);
+    ff->owner[ff->nedits] = i;
+    wl_edit *e = &ff->edits[ff->nedits++];
+    e->file = wl_xstrdup(fd->edits[k].file);
+    e->offset = fd->edits[k].offset;
+    e->length = fd->edits[k].length;
+    e->text = wl_xstrdup(fd->edits[k].text);
+  }
+  plan_file(plan, fd->edits[0].file)->nfindings++;
 }
 
 static int cmp_edit(const void *a, const void *b) {
@@ -54,62 +163,43 @@ static int cmp_edit(const void *a, const void *b) {
   return strcmp(x->text, y->text);
 }
 
+/* Sorts a file's edits (cmp_edit) with their owners. */
+static void sort_file(wl_file_fix *ff) {
+  size_t n = ff->nedits;
+  size_t *idx = wl_xcalloc(n + 1, sizeof *idx);
+  for (size_t i = 0; i < n; i++)
+    idx[i] = i;
+  for (size_t a = 1; a < n; a++) /* insertion sort on indices: stable, n is small */
+    for (size_t b = a; b > 0 && cmp_edit(&ff->edits[idx[b]], &ff->edits[idx[b - 1]]) < 0; b--) {
+      size_t t = idx[b];
+      idx[b] = idx[b - 1];
+      idx[b - 1] = t;
+    }
+  wl_edit *e = wl_xcalloc(n + 1, sizeof *e);
+  size_t *o = wl_xcalloc(n + 1, sizeof *o);
+  for (size_t i = 0; i < n; i++) {
+    e[i] = ff->edits[idx[i]];
+    o[i] = ff->owner[idx[i]];
+  }
+  free(ff->edits);
+  free(ff->owner);
+  ff->edits = e;
+  ff->owner = o;
+  free(idx);
+}
+
 void wl_fix_plan_build(wl_fix_plan *plan, const wl_findings *f) {
   memset(plan, 0, sizeof *plan);
   plan->taken = wl_xcalloc(f->n + 1, sizeof *plan->taken);
-  for (size_t i = 0; i < f->n; i++) {
-    const wl_finding *fd = &f->v[i];
-    if (fd->nedits == 0)
-      continue;
-    bool ok = true;
-    for (size_t k = 0; k < fd->nedits && ok; k++) {
-      wl_file_fix *ff = plan_file(plan, fd->edits[k].file);
-      ok = conflict(ff, &fd->edits[k]) >= 0;
-      /* edits of the same finding must not overlap each other either */
-      for (size_t j = 0; j < k && ok; j++)
-        if (strcmp(fd->edits[j].file, fd->edits[k].file) == 0 &&
-            !same_edit(&fd->edits[j], &fd->edits[k])) {
-          const wl_edit *a = &fd->edits[j], *b = &fd->edits[k];
-          ok = a->offset + a->length <= b->offset || b->offset + b->length <= a->offset;
-        }
-    }
-    if (!ok) {
-      /* code that another fix replaces as a whole (a deleted function) needs no fix of its own */
-      bool covered = true;
-      for (size_t k = 0; k < fd->nedits && covered; k++) {
-        const wl_file_fix *ff = plan_file(plan, fd->edits[k].file);
-        const wl_edit *e = &fd->edits[k];
-        bool in = false;
-        for (size_t j = 0; j < ff->nedits && !in; j++)
-          in = ff->edits[j].length > 0 && ff->edits[j].offset <= e->offset &&
-               e->offset + e->length <= ff->edits[j].offset + ff->edits[j].length &&
-               !same_edit(&ff->edits[j], e);
-        covered = in;
-      }
-      if (covered)
-        plan->taken[i] = true;
-      else
-        plan->skipped++;
-      continue;
-    }
-    for (size_t k = 0; k < fd->nedits; k++) {
-      wl_file_fix *ff = plan_file(plan, fd->edits[k].file);
-      if (conflict(ff, &fd->edits[k]) == 1)
-        continue;
-      ff->edits = wl_xrealloc(ff->edits, (ff->nedits + 1) * sizeof *ff->edits);
-      wl_edit *e = &ff->edits[ff->nedits++];
-      e->file = wl_xstrdup(fd->edits[k].file);
-      e->offset = fd->edits[k].offset;
-      e->length = fd->edits[k].length;
-      e->text = wl_xstrdup(fd->edits[k].text);
-    }
-    wl_file_fix *ff = plan_file(plan, fd->edits[0].file);
-    ff->nfindings++;
-    plan->taken[i] = true;
-  }
+  bool *outer = containers(f);
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < f->n; i++)
+      if (f->v[i].nedits > 0 && outer[i] == (pass == 0))
+        plan_finding(plan, f, i);
+  free(outer);
   for (size_t i = 0; i < plan->nfiles; i++)
     if (plan->files[i].nedits > 1)
-      qsort(plan->files[i].edits, plan->files[i].nedits, sizeof *plan->files[i].edits, cmp_edit);
+      sort_file(&plan->files[i]);
 }
 
 void wl_fix_plan_free(wl_fix_plan *plan) {
@@ -120,6 +210,7 @@ void wl_fix_plan_free(wl_fix_plan *plan) {
       free(ff->edits[k].text);
     }
     free(ff->edits);
+    free(ff->owner);
     free(ff->file);
   }
   free(plan->files);
@@ -358,94 +449,52 @@ static void yaml_str(FILE *out, const char *s) {
   json_object_put(o);
 }
 
-/* One edit of the export and the finding it is written under. */
+/* One replacement of the export and the finding it is written under. */
 typedef struct xedit {
   size_t finding;
-  const wl_edit *e;
-  char *text; /* owned: insertions at one offset are merged into one */
-  bool out;   /* not exported: a duplicate, inside another edit, or merged */
+  const wl_edit *e; /* file, offset, length */
+  char *text;       /* owned: insertions at one offset are merged into one */
 } xedit;
 
-static bool same_file(const wl_edit *a, const wl_edit *b) { return strcmp(a->file, b->file) == 0; }
-
-/* Whether a (a replacement of length > 0) contains b, b an insertion at one
- * of a's ends excepted (that one is applied beside a). */
-static bool contains(const wl_edit *a, const wl_edit *b) {
-  if (a->length == 0 || !same_file(a, b))
-    return false;
-  size_t ae = (size_t)a->offset + a->length, be = (size_t)b->offset + b->length;
-  if (b->length == 0 && (b->offset == a->offset || b->offset == ae))
-    return false;
-  return a->offset <= b->offset && be <= ae && !(a->offset == b->offset && ae == be);
+static int cmp_xedit(const void *a, const void *b) {
+  const xedit *x = a, *y = b;
+  if (x->finding != y->finding)
+    return x->finding < y->finding ? -1 : 1;
+  int c = strcmp(x->e->file, y->e->file);
+  if (c)
+    return c;
+  return x->e->offset < y->e->offset ? -1 : x->e->offset > y->e->offset;
 }
 
-/* Overlap that neither containment nor an insertion at an end explains. */
-static bool conflicts(const wl_edit *a, const wl_edit *b) {
-  if (!same_file(a, b) || contains(a, b) || contains(b, a))
-    return false;
-  size_t ae = (size_t)a->offset + a->length, be = (size_t)b->offset + b->length;
-  if (a->length == 0 && b->length == 0)
-    return false; /* two insertions: merged when at one offset */
-  if (a->offset == b->offset && a->length == b->length)
-    return strcmp(a->text ? a->text : "", b->text ? b->text : "") != 0;
-  return a->offset < be && b->offset < ae;
-}
-
-/* The edits clang-apply-replacements accepts together: identical edits once,
- * an edit inside another one's replaced range dropped (the outer edit
- * removes or rewrites that text anyway), insertions at one offset merged
- * into one, and a finding whose edits partly overlap accepted ones left out
- * whole. Counts what was dropped in *contained and *skipped. */
-static void resolve_export(const wl_findings *f, xedit **out, size_t *nout, size_t *contained,
-                           size_t *skipped) {
+/* The plan's edits as clang-apply-replacements takes them: the same edits
+ * --fix applies, insertions at one offset merged into one (in the order
+ * --fix applies them), written under the first finding that wanted them. */
+static xedit *export_edits(const wl_fix_plan *plan, size_t *nout) {
   size_t n = 0;
-  for (size_t i = 0; i < f->n; i++)
-    n += f->v[i].nedits;
-  xedit *x = wl_xcalloc(n ? n : 1, sizeof *x);
+  for (size_t i = 0; i < plan->nfiles; i++)
+    n += plan->files[i].nedits;
+  xedit *x = wl_xcalloc(n + 1, sizeof *x);
   size_t nx = 0;
-  *contained = *skipped = 0;
-  for (size_t i = 0; i < f->n; i++) {
-    const wl_finding *fd = &f->v[i];
-    if (fd->nedits == 0)
-      continue;
-    bool clash = false;
-    for (size_t k = 0; k < fd->nedits && !clash; k++)
-      for (size_t a = 0; a < nx && !clash; a++)
-        clash = !x[a].out && conflicts(x[a].e, &fd->edits[k]);
-    if (clash) {
-      (*skipped)++;
-      continue;
-    }
-    for (size_t k = 0; k < fd->nedits; k++) {
-      const wl_edit *e = &fd->edits[k];
-      bool take = true;
-      for (size_t a = 0; a < nx && take; a++) {
-        if (x[a].out || !same_file(x[a].e, e))
-          continue;
-        const wl_edit *o = x[a].e;
-        if (o->offset == e->offset && o->length == e->length && e->length > 0) {
-          take = false; /* identical (conflicts() ruled out different texts) */
-        } else if (o->length == 0 && e->length == 0 && o->offset == e->offset) {
-          if (strcmp(x[a].text, e->text ? e->text : "") != 0) { /* merge, in finding order */
-            size_t l1 = strlen(x[a].text), l2 = strlen(e->text ? e->text : "");
-            x[a].text = wl_xrealloc(x[a].text, l1 + l2 + 1);
-            memcpy(x[a].text + l1, e->text ? e->text : "", l2 + 1);
-          }
-          take = false;
-        } else if (contains(o, e)) {
-          take = false;
-          (*contained)++;
-        } else if (contains(e, o)) {
-          x[a].out = true;
-          (*contained)++;
-        }
+  for (size_t i = 0; i < plan->nfiles; i++) {
+    const wl_file_fix *ff = &plan->files[i];
+    for (size_t k = 0; k < ff->nedits;) {
+      size_t j = k + 1, owner = ff->owner[k];
+      wl_buf t;
+      wl_buf_init(&t);
+      wl_buf_puts(&t, ff->edits[k].text);
+      while (ff->edits[k].length == 0 && j < ff->nedits && ff->edits[j].length == 0 &&
+             ff->edits[j].offset == ff->edits[k].offset) {
+        wl_buf_puts(&t, ff->edits[j].text);
+        owner = ff->owner[j] < owner ? ff->owner[j] : owner;
+        j++;
       }
-      if (take)
-        x[nx++] = (xedit){i, e, wl_xstrdup(e->text ? e->text : ""), false};
+      x[nx++] = (xedit){owner, &ff->edits[k], wl_buf_detach(&t)};
+      k = j;
     }
   }
-  *out = x;
+  qsort(x, nx, sizeof *x, cmp_xedit);
   *nout = nx;
+  return x;
 }
 
 /* The file as clang-apply-replacements needs it: absolute (it resolves
@@ -456,25 +505,17 @@ static void yaml_path(FILE *out, const char *file) {
   free(abs);
 }
 
-bool wl_export_fixes_yaml_notes(FILE *out, const wl_findings *f, const char *main_file_hint,
-                                wl_buf *notes) {
-  xedit *x;
-  size_t nx, contained, skipped;
-  resolve_export(f, &x, &nx, &contained, &skipped);
-  size_t live = 0;
-  for (size_t a = 0; a < nx; a++)
-    live += !x[a].out;
+bool wl_export_fixes_plan(FILE *out, const wl_findings *f, const wl_fix_plan *plan,
+                          const char *main_file_hint, wl_buf *notes) {
+  size_t nx;
+  xedit *x = export_edits(plan, &nx);
   fputs("---\nMainSourceFile: ", out);
   yaml_str(out, main_file_hint ? main_file_hint : "");
-  fputs(live ? "\nDiagnostics:\n" : "\nDiagnostics: []\n", out);
+  fputs(nx ? "\nDiagnostics:\n" : "\nDiagnostics: []\n", out);
   for (size_t a = 0; a < nx;) {
-    size_t b = a, any = 0;
+    size_t b = a;
     while (b < nx && x[b].finding == x[a].finding)
-      any += !x[b++].out;
-    if (any == 0) {
-      a = b;
-      continue;
-    }
+      b++;
     const wl_finding *fd = &f->v[x[a].finding];
     fputs("  - DiagnosticName: ", out);
     yaml_str(out, fd->rule);
@@ -484,8 +525,6 @@ bool wl_export_fixes_yaml_notes(FILE *out, const wl_findings *f, const char *mai
     yaml_path(out, fd->file);
     fprintf(out, "\n      FileOffset: %u\n      Replacements:\n", fd->offset);
     for (size_t k = a; k < b; k++) {
-      if (x[k].out)
-        continue;
       fputs("        - FilePath: ", out);
       yaml_path(out, x[k].e->file);
       fprintf(out, "\n          Offset: %u\n          Length: %u\n          ReplacementText: ",
@@ -500,20 +539,30 @@ bool wl_export_fixes_yaml_notes(FILE *out, const wl_findings *f, const char *mai
     a = b;
   }
   fputs("...\n", out);
-  if (notes && contained)
+  if (notes && plan->covered)
     wl_buf_printf(notes,
                   "%zu edit%s inside another fix's replaced text left out of --export-fixes "
                   "(the enclosing fix rewrites that text)\n",
-                  contained, contained == 1 ? "" : "s");
-  if (notes && skipped)
+                  plan->covered, plan->covered == 1 ? "" : "s");
+  if (notes && plan->skipped)
     wl_buf_printf(notes,
                   "%zu fix%s left out of --export-fixes: %s edits overlap another fix's "
                   "(rerun after applying)\n",
-                  skipped, skipped == 1 ? "" : "es", skipped == 1 ? "its" : "their");
+                  plan->skipped, plan->skipped == 1 ? "" : "es",
+                  plan->skipped == 1 ? "its" : "their");
   for (size_t k = 0; k < nx; k++)
     free(x[k].text);
   free(x);
   return fflush(out) == 0 && !ferror(out);
+}
+
+bool wl_export_fixes_yaml_notes(FILE *out, const wl_findings *f, const char *main_file_hint,
+                                wl_buf *notes) {
+  wl_fix_plan plan;
+  wl_fix_plan_build(&plan, f);
+  bool ok = wl_export_fixes_plan(out, f, &plan, main_file_hint, notes);
+  wl_fix_plan_free(&plan);
+  return ok;
 }
 
 bool wl_export_fixes_yaml(FILE *out, const wl_findings *f, const char *main_file_hint) {

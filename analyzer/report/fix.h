@@ -16,6 +16,7 @@ typedef struct wl_file_fix {
   char *file;
   wl_edit *edits; /* copies */
   size_t nedits;
+  size_t *owner;    /* per edit: the finding (index in the list) that wanted it first */
   size_t nfindings; /* findings whose whole fix was taken */
 } wl_file_fix;
 
@@ -24,11 +25,17 @@ typedef struct wl_fix_plan {
   size_t nfiles;
   bool *taken;    /* per finding of the list the plan was built from: its fix was taken */
   size_t skipped; /* fixable findings left out because their edits overlapped taken ones */
+  size_t covered; /* edits left out: inside a replacement of another fix */
 } wl_fix_plan;
 
-/* Takes the edits of every fixable finding (in finding order), all or nothing
- * per finding, skipping a finding whose edits overlap edits already taken
- * (identical edits from two findings are taken once). */
+/* The one choice of edits that --fix, --diff and --export-fixes share. All
+ * or nothing per finding: first the findings with a replacement that
+ * contains another finding's edit (a deleted overload and the calls inside
+ * it), then the others, each in finding order. A finding is taken when its
+ * edits overlap no edit taken (identical edits and insertions at one point
+ * are taken once each, side by side); it is covered (taken, nothing to add)
+ * when every edit lies inside a replacement taken; otherwise it is skipped
+ * (left for the next run). */
 void wl_fix_plan_build(wl_fix_plan *plan, const wl_findings *f);
 void wl_fix_plan_free(wl_fix_plan *plan);
 
@@ -77,11 +84,14 @@ bool wl_unified_diff(const char *path, const char *old, size_t oldlen, const wl_
 
 /* clang-tidy's export-fixes YAML of every fixable finding (clang-apply-replacements reads it). */
 bool wl_export_fixes_yaml(FILE *out, const wl_findings *f, const char *main_file_hint);
-/* The same, so that clang-apply-replacements applies it: no two edits
- * overlap (identical edits once, edits inside another fix's replaced range
- * dropped, insertions at one offset merged, a fix overlapping partly left
- * out), paths absolute. What was left out is described in notes (lines). */
+/* The same, so that clang-apply-replacements applies it: the edits of
+ * wl_fix_plan_build (what --fix applies: no two overlap), insertions at one
+ * offset merged into one, paths absolute. What was left out is described in
+ * notes (lines). */
 bool wl_export_fixes_yaml_notes(FILE *out, const wl_findings *f, const char *main_file_hint,
                                 wl_buf *notes);
+/* The same from a plan built from f. */
+bool wl_export_fixes_plan(FILE *out, const wl_findings *f, const wl_fix_plan *plan,
+                          const char *main_file_hint, wl_buf *notes);
 
 #endif

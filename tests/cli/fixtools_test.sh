@@ -3,7 +3,8 @@
 # for every spelling of the inputs (., ./x, src/.., absolute, from a
 # subdirectory), never a/./ or a//; --export-fixes applied by
 # clang-apply-replacements (no overlapping or same-place edits: contained
-# edits dropped with a note, insertions merged); after --fix, what is left is
+# edits dropped with a note, insertions merged) and giving what --fix writes
+# (one choice of edits, nested ones included); after --fix, what is left is
 # a real re-analysis (a second run finds the same); inserted code follows the
 # surrounding indentation (tabs, spaces, CRLF), one statement a line.
 # Usage: fixtools_test.sh <warplint> <source-dir>
@@ -95,6 +96,46 @@ if [ -n "$CAR" ]; then
 else
   echo "note: clang-apply-replacements not installed (Debian: clang-tools-14); its run is skipped"
 fi
+# --export-fixes applied (clang-apply-replacements, else a small applier)
+# gives exactly what --fix writes: one choice of edits, also where one edit
+# contains another (the deleted overload and the calls inside it; a rewritten
+# statement holding a legacy call)
+E="$T/same"
+mkdir -p "$E/fix" "$E/exp"
+cp fixtures/legacy-intrinsic/double_overload.cu fixtures/legacy-intrinsic/fix_hoisted.cu \
+  fixtures/missing-syncwarp/fix_indent_tabs.cu fixtures/missing-syncwarp/listing7_tree_reduction.cu "$E/fix/"
+printf '%s\n' '__global__ void k(float *out, float v) {' '    __shared__ float s[64];' \
+  '    unsigned tid = threadIdx.x;' '    s[tid] = out[tid];' '    __syncwarp();' '    if (tid < 32) {' \
+  '        s[tid] += __shfl_down(v, 1) + s[tid + 16];' '    }' '    out[tid] = s[tid];' '}' >"$E/fix/nested.cu"
+cp "$E"/fix/*.cu "$E/exp/"
+(cd "$E/fix" && "$WL" --fix . >/dev/null 2>&1)
+mkdir -p "$E/yaml"
+(cd "$E/exp" && "$WL" --export-fixes "$E/yaml/fixes.yaml" . >/dev/null 2>"$E/exp.err")
+contains "$E/exp.err" "inside another fix's replaced text left out" "the note on contained edits"
+if [ -n "$CAR" ]; then
+  "$CAR" "$E/yaml" >"$E/car.out" 2>&1 && ok || { fail "clang-apply-replacements rejected the export"; head -5 "$E/car.out"; }
+else
+  /usr/bin/python3 - "$E/yaml/fixes.yaml" <<'PYEOF' && ok || fail "the export cannot be applied"
+import json, re, sys
+text = open(sys.argv[1]).read()
+reps = re.findall(r'- FilePath: ("[^"\n]*")\n\s+Offset: (\d+)\n\s+Length: (\d+)\n\s+ReplacementText: (".*")\n', text)
+by = {}
+for f, o, l, t in reps:
+    by.setdefault(json.loads(f), []).append((int(o), int(l), json.loads(t)))
+for f, rs in by.items():
+    data = open(f, 'rb').read().decode()
+    rs.sort()
+    for (o1, l1, _), (o2, l2, _) in zip(rs, rs[1:]):
+        assert o1 + l1 <= o2 and not (l1 == 0 and l2 == 0 and o1 == o2), ('overlap', f, o1, o2)
+    for o, l, t in reversed(rs):
+        data = data[:o] + t + data[o + l:]
+    open(f, 'wb').write(data.encode())
+PYEOF
+fi
+for f in "$E"/fix/*.cu; do
+  same "$f" "$E/exp/$(basename "$f")" "--export-fixes applied equals --fix: $(basename "$f")"
+done
+
 # inserted code follows the surrounding indentation, one statement a line:
 # tabs in nested blocks (the fixtures' .fixed goldens), two spaces, and CRLF
 # line ends kept for the inserted lines
