@@ -137,8 +137,67 @@ static bool is_dir(const char *p) {
   return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+#define SCAFFOLD_MARK "TODO(new-rule.sh)"
+
+/* Reports each line of rel (under the source dir) that still holds the
+ * marker scripts/new-rule.sh leaves where a rule's author must write. */
+static int scaffold_left(const char *rel, wl_buf *report) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", WL_SOURCE_DIR, rel);
+  char *text = wl_read_file(path, NULL);
+  if (!text)
+    return 0;
+  int n = 0;
+  unsigned line = 1;
+  for (const char *p = text; *p; p++) {
+    if (strncmp(p, SCAFFOLD_MARK, strlen(SCAFFOLD_MARK)) == 0) {
+      wl_buf_printf(report, "%s:%u: the scaffold's " SCAFFOLD_MARK " is still there\n", rel, line);
+      n++;
+      while (*p && *p != '\n')
+        p++;
+      if (!*p)
+        break;
+    }
+    line += *p == '\n';
+  }
+  free(text);
+  return n;
+}
+
+/* What scripts/new-rule.sh wrote for rule id and its author has not filled in. */
+static int scaffold_left_in_rule(const char *id, const char *summary, wl_buf *report) {
+  int n = 0;
+  char rel[512], c_name[128];
+  snprintf(c_name, sizeof c_name, "%s", id);
+  for (char *p = c_name; *p; p++)
+    *p = *p == '-' ? '_' : *p;
+  if (strstr(summary, SCAFFOLD_MARK)) {
+    wl_buf_printf(report, "rules.def: the summary of %s is the scaffold's " SCAFFOLD_MARK "\n", id);
+    n++;
+  }
+  snprintf(rel, sizeof rel, "rules/%s.c", c_name);
+  n += scaffold_left(rel, report);
+  snprintf(rel, sizeof rel, "rules/%s.md", id);
+  n += scaffold_left(rel, report);
+  static const char *const dirs[] = {"fixtures", "fixtures/gpu"};
+  for (size_t d = 0; d < 2; d++) {
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/%s/%s", WL_SOURCE_DIR, dirs[d], id);
+    char **names = NULL;
+    size_t k = wl_fixture_list(dir, &names);
+    for (size_t i = 0; i < k; i++) {
+      snprintf(rel, sizeof rel, "%s/%s/%s", dirs[d], id, names[i]);
+      n += scaffold_left(rel, report);
+      free(names[i]);
+    }
+    free(names);
+  }
+  return n;
+}
+
 /* Every rule: registry line, rules/<id>.md with its sections, fixtures that
- * fire and fixtures that stay clean; every fixtures/<dir> is a rule. */
+ * fire and fixtures that stay clean, nothing left of the new-rule.sh
+ * scaffold; every fixtures/<dir> is a rule. */
 START_TEST(test_rule_completeness) {
   wl_buf report;
   wl_buf_init(&report);
@@ -147,6 +206,7 @@ START_TEST(test_rule_completeness) {
                                          "## Use instead"};
   for (size_t r = 0; r < wl_nrules; r++) {
     const char *id = wl_rules[r].id;
+    problems += scaffold_left_in_rule(id, wl_rules[r].summary, &report);
     const char *doc = wl_rule_doc_text(id);
     if (!doc) {
       wl_buf_printf(&report, "rule %s has no rules/%s.md\n", id, id);
