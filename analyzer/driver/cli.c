@@ -310,6 +310,14 @@ static int cmp_str(const void *a, const void *b) {
 
 /* Whether git ignores a canonical path found in a directory walk (a walk
  * of a named directory that is itself ignored does not ask). */
+/* libgit2 stopped answering (gitignore.c): said once, whatever -v says. */
+static void say_gitignore_warning(run_ctx *rc) {
+  char *warning = wl_gitignore_take_warning(rc->gitignore);
+  if (warning)
+    fprintf(rc->err, "warplint: warning: %s\n", warning);
+  free(warning);
+}
+
 static bool git_ignores(run_ctx *rc, bool use_ignore, const char *shown, const char *canon) {
   if (!use_ignore || !rc->gitignore)
     return false;
@@ -318,6 +326,7 @@ static bool git_ignores(run_ctx *rc, bool use_ignore, const char *shown, const c
   if (note && rc->o->verbose)
     fprintf(rc->err, "warplint: note: %s\n", note);
   free(note);
+  say_gitignore_warning(rc);
   if (hit && rc->o->verbose)
     fprintf(rc->err, "warplint: note: %s: ignored by git (.gitignore; --no-ignore searches it)\n",
             shown);
@@ -444,6 +453,8 @@ static void collect_paths(run_ctx *rc) {
       /* a directory named on the command line is searched even when git
        * ignores it (then without .gitignore: everything below is ignored) */
       bool use_ignore = rc->gitignore && !wl_gitignore_ignored(rc->gitignore, canon, NULL);
+      if (rc->gitignore)
+        say_gitignore_warning(rc);
       if (rc->gitignore && !use_ignore && o->verbose)
         fprintf(rc->err,
                 "warplint: note: %s: ignored by git, but named: searched without .gitignore\n", p);

@@ -1,6 +1,7 @@
 /* gitignore.h - what git ignores, for directory walks: .gitignore files,
  * .git/info/exclude and the user's core.excludesFile, as git reads them,
- * through libgit2. Each repository is opened once per run. */
+ * through libgit2, which runs in a child process with a time and memory
+ * bound. Each repository is opened once per run. */
 #ifndef WARPLINT_GITIGNORE_H
 #define WARPLINT_GITIGNORE_H
 
@@ -17,5 +18,10 @@ void wl_gitignore_free(wl_gitignore *g);
  * tree itself, and when the repository cannot be opened (why, once per
  * repository, in *note when note is not NULL; the caller frees it). */
 bool wl_gitignore_ignored(wl_gitignore *g, const char *canonical, char **note);
+
+/* Once libgit2 has stopped answering (a FIFO or a huge file among the
+ * repository's ignore files or configuration: see gitignore.c), what to warn
+ * about, once (the caller frees it); NULL otherwise. */
+char *wl_gitignore_take_warning(wl_gitignore *g);
 
 #endif

@@ -93,4 +93,25 @@ expect_exit 1 -- "$WL" "$R/src"
 lacks "$T/out" "sub/out/o.cu" "nested repository: its own .gitignore"
 contains "$T/out" "sub/s.cu" "nested repository: the rest is searched"
 
+# a repository's ignore files and configuration are untrusted: a FIFO as a
+# .gitignore, or included by .git/config, would block libgit2's open() for
+# ever. libgit2 runs in a child that gets 5 s an answer; then the walk goes
+# on without .gitignore, with a warning, and the findings are all there.
+if command -v mkfifo >/dev/null 2>&1; then
+  F="$T/fifo"
+  mkdir -p "$F/src"
+  git init -q "$F"
+  legacy "$F/src/a.cu"
+  mkfifo "$F/src/.gitignore"
+  expect_exit 1 -- timeout 60 "$WL" "$F"
+  contains "$T/out" "src/a.cu" "FIFO .gitignore: the file is still analyzed"
+  contains "$T/err" "warning: what git ignores could not be read" "FIFO .gitignore: a warning"
+  rm "$F/src/.gitignore"
+  mkfifo "$F/cfg"
+  printf '[include]\n\tpath = %s\n' "$F/cfg" >>"$F/.git/config"
+  expect_exit 1 -- timeout 60 "$WL" "$F/src"
+  contains "$T/out" "src/a.cu" "FIFO included by .git/config: analyzed"
+  contains "$T/err" "no answer within" "FIFO included by .git/config: a warning"
+fi
+
 finish "ignore tests"
