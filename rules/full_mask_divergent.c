@@ -70,15 +70,16 @@ static void check(wl_mask_fixer *mf, const wl_lanes *l, const wl_expr *e, const 
                          "'%s' names all 32 lanes in its mask, but only part of the warp reaches "
                          "it: %s; lanes that never arrive make this undefined behaviour (it may "
                          "hang). Compute the mask before the branch with __ballot_sync(FULL_MASK, "
-                         "cond) (Listing 3), or run the collective where every lane reaches it",
+                         "cond) (a shuffle under it must read only lanes of that mask), or run "
+                         "the collective where every lane reaches it",
                          e->name, text);
   else
     fd = wl_report_range(ctx, r, m,
                          "'%s' runs '%s' with all 32 lanes in its mask, but only part of the warp "
                          "reaches this call: %s; lanes that never arrive make this undefined "
                          "behaviour (it may hang). Compute the mask before the branch with "
-                         "__ballot_sync(FULL_MASK, cond) and pass it down (Listing 3), or call "
-                         "it where every lane reaches it",
+                         "__ballot_sync(FULL_MASK, cond) and pass it down (a shuffle under it must "
+                         "read only lanes of that mask), or call it where every lane reaches it",
                          wl_wording_call_name(e), coll->name, text);
   if (e->macro && e->macro->name && !m)
     wl_note_at(ctx, fd, e->macro->spelling, "macro '%s' calls '%s' with the full mask here",

@@ -38,7 +38,8 @@ void wl_rule_mask_excludes_caller(wl_rule_ctx *ctx) {
                     "lanes %s reach '%s' but its mask 0x%08x leaves them out: every calling lane "
                     "must be in the mask, so this is undefined behaviour (it may hang or return "
                     "garbage). The lanes that get here are %s (mask 0x%08x); compute the mask "
-                    "before the branch with __ballot_sync(FULL_MASK, cond) (Listing 3)",
+                    "before the branch with __ballot_sync(FULL_MASK, cond) (a shuffle under it must "
+                    "read only lanes of that mask)",
                     out, cs[i]->name, m, in, reach);
   }
 }
