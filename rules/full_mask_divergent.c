@@ -3,7 +3,9 @@
  * a wrapper (a migration shim such as shfl_down(v, d) calling
  * __shfl_down_sync(0xffffffff, v, d), or a macro). A lane-dependent if/else
  * whose other branch runs the same full-mask collective does not count
- * (Listing 4: the warp meets there). */
+ * (Listing 4: the warp meets there), nor does a grid-tail guard whose other
+ * lanes leave the kernel when every lane reads from a lane that passed it
+ * (mask_fix.h, wl_full_mask_ok_at_tail). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +61,10 @@ static void check(wl_mask_fixer *mf, const wl_lanes *l, const wl_expr *e, const 
   size_t n = wl_lanes_restrictions(l, e, v, 16);
   const wl_lane_reach *why = divergence(l, e, v, n < 16 ? n : 16);
   if (!why)
+    return;
+  /* a grid-tail guard whose other lanes leave the kernel, every lane reading a
+   * lane that is there: the full mask waits only for lanes that have not exited */
+  if (wl_full_mask_ok_at_tail(mf, coll))
     return;
   char text[256];
   wl_wording_reach(ctx->tu, why, text, sizeof text);

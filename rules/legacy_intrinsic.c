@@ -42,11 +42,10 @@ static bool fix_call(wl_mask_fixer *mf, wl_finding *fd, const wl_expr *e, const 
            strncmp(tu->source + at, ln->name, nl) != 0 || paren >= tu->source_len ||
            tu->source[paren] != '(')
     why = "the call is not spelled plainly in this file";
-  else
+  else {
+    mf->no_hoist = in_def; /* a mask computed before a branch would go at the expansion */
     c = wl_choose_mask(mf, e, mask, sizeof mask, &hoist_before, &hoist, &why);
-  if (c != WL_MASK_NONE && in_def && hoist) {
-    c = WL_MASK_NONE; /* a mask computed before a branch would go at the expansion */
-    why = "the call comes from a macro";
+    mf->no_hoist = false;
   }
   if (c != WL_MASK_NONE) {
     wl_range name = {loc, loc}, open = {loc, loc};
@@ -61,7 +60,8 @@ static bool fix_call(wl_mask_fixer *mf, wl_finding *fd, const wl_expr *e, const 
     if (!ok) {
       wl_fix_clear(fd);
       why = "the parser reported errors where the edit would go";
-    }
+    } else if (c == WL_MASK_FULL_NOTED && fd)
+      wl_finding_add_note(fd, fd->file, fd->line, fd->col, mf->tail_note);
   }
   free(hoist);
   if (why && fd) {

@@ -22,6 +22,7 @@
 #include "consteval.h"
 #include "lanes.h"
 #include "local_values.h"
+#include "mask_fix.h"
 #include "rules.h"
 #include "wording.h"
 
@@ -182,6 +183,7 @@ typedef enum fam_kind {
 typedef struct fam {
   fam_kind k;
   unsigned set;
+  unsigned seg; /* FAM_PREFIX/FAM_SUFFIX: k is a multiple of seg (0 or 1: any k) */
 } fam;
 
 static int flip(int op) {
@@ -210,9 +212,9 @@ static bool lane_linear(const wl_lanes *l, const wl_expr *e) {
   return false;
 }
 
-/* The lanes where cond has truth value `side`. */
-static fam fam_of_cond(const wl_lanes *l, const wl_expr *cond, int side) {
-  fam r = {FAM_ANY, 0};
+/* The lanes where cond has truth value `side` (f: the function, to follow its locals). */
+static fam fam_of_cond(const wl_lanes *l, const wl_func *f, const wl_expr *cond, int side) {
+  fam r = {FAM_ANY, 0, 0};
   unsigned set;
   cond = wl_expr_strip(cond);
   if (!cond || side < 0)
@@ -227,22 +229,28 @@ static fam fam_of_cond(const wl_lanes *l, const wl_expr *cond, int side) {
     return r;
   }
   if (cond->kind == WL_E_UNARY && cond->op == WL_U_LNOT && cond->nargs == 1)
-    return fam_of_cond(l, cond->args[0], !side);
+    return fam_of_cond(l, f, cond->args[0], !side);
   if (cond->kind != WL_E_BINARY || cond->nargs != 2)
     return r;
   int op = cond->op;
   if (op != WL_B_LT && op != WL_B_LE && op != WL_B_GT && op != WL_B_GE)
     return r;
   const wl_expr *a = cond->args[0], *b = cond->args[1];
+  unsigned seg = 1;
   if (lane_linear(l, b) && !wl_lanes_expr_dependent(l, a)) {
     const wl_expr *t = a;
     a = b;
     b = t;
     op = flip(op);
-  } else if (!(lane_linear(l, a) && !wl_lanes_expr_dependent(l, b)))
+  } else if (lane_linear(l, a) && !wl_lanes_expr_dependent(l, b)) {
+  } else if (!wl_lanes_expr_dependent(l, b) && wl_tid_linear(l, f, a, &seg)) {
+  } else if (!wl_lanes_expr_dependent(l, a) && wl_tid_linear(l, f, b, &seg)) {
+    op = flip(op); /* a thread id divided by a segment size: whole segments */
+  } else
     return r;
   bool below = op == WL_B_LT || op == WL_B_LE; /* true for the low lanes */
   r.k = below == (side == 1) ? FAM_PREFIX : FAM_SUFFIX;
+  r.seg = seg;
   return r;
 }
 
@@ -254,11 +262,13 @@ static unsigned fam_sets(fam f, unsigned *sets) {
   case FAM_EXACT: sets[n++] = f.set; break;
   case FAM_PREFIX:
     for (unsigned k = 31; k >= 1; k--)
-      sets[n++] = (1u << k) - 1;
+      if (f.seg <= 1 || k % f.seg == 0)
+        sets[n++] = (1u << k) - 1;
     break;
   case FAM_SUFFIX:
     for (unsigned k = 1; k < 32; k++)
-      sets[n++] = ~((1u << k) - 1);
+      if (f.seg <= 1 || k % f.seg == 0)
+        sets[n++] = ~((1u << k) - 1);
     break;
   case FAM_ANY: /* a lane s(l) != l is left out of some mask holding l */
     for (unsigned k = 0; k < 32; k++)
@@ -320,7 +330,7 @@ void wl_rule_shuffle_source_outside_mask(wl_rule_ctx *ctx) {
       continue; /* invalid-shfl-width */
 
     /* the lanes that reach the call */
-    fam reach = {FAM_FULL, ~0u};
+    fam reach = {FAM_FULL, ~0u, 0};
     wl_lane_reach rr;
     wl_lane_reach rs[4];
     size_t nr = 0;
@@ -330,12 +340,12 @@ void wl_rule_shuffle_source_outside_mask(wl_rule_ctx *ctx) {
     if (rr.partial || rr.caller_partial) {
       nr = wl_lanes_restrictions(l, call, rs, 4);
       if (!rr.caller_partial && wl_lanes_reaching_lanes(l, call, &set))
-        reach = (fam){set == ~0u ? FAM_FULL : FAM_EXACT, set};
+        reach = (fam){set == ~0u ? FAM_FULL : FAM_EXACT, set, 0};
       else if (!rr.caller_partial && nr == 1 && rs[0].cond && rs[0].kind != WL_LR_LOOP &&
                rs[0].kind != WL_LR_EXIT && rs[0].kind != WL_LR_SWITCH)
-        reach = fam_of_cond(l, rs[0].cond, rs[0].side);
+        reach = fam_of_cond(l, f, rs[0].cond, rs[0].side);
       else
-        reach = (fam){FAM_ANY, 0};
+        reach = (fam){FAM_ANY, 0, 0};
     }
 
     /* the mask */
@@ -348,7 +358,7 @@ void wl_rule_shuffle_source_outside_mask(wl_rule_ctx *ctx) {
     if (wl_consteval_mask(mask, &cm)) {
       if (cm == WL_FULL_MASK)
         continue; /* full-mask-divergent */
-      mfam = (fam){FAM_EXACT, cm};
+      mfam = (fam){FAM_EXACT, cm, 0};
       what = "the constant mask";
     } else if (wl_builtin_call(origin, WL_BK_ACTIVEMASK, WL_BF_INTRINSIC)) {
       mfam = reach;
@@ -360,7 +370,7 @@ void wl_rule_shuffle_source_outside_mask(wl_rule_ctx *ctx) {
       if (!wl_consteval_mask(origin->args[0], &outer) || outer != WL_FULL_MASK)
         continue;
       const wl_expr *bc = origin->args[1];
-      mfam = fam_of_cond(l, bc, 1);
+      mfam = fam_of_cond(l, f, bc, 1);
       what = "the __ballot_sync mask";
       for (size_t k = 0; k < nr && k < 4; k++)
         if (rs[k].cond && rs[k].side == 1 && wl_same_value(ctx, f, rs[k].cond, bc)) {
@@ -369,7 +379,7 @@ void wl_rule_shuffle_source_outside_mask(wl_rule_ctx *ctx) {
             mfam = reach;
         }
     } else if (wl_builtin_call(origin, WL_BK_MATCH, WL_BF_INTRINSIC)) {
-      mfam = (fam){FAM_ANY, 0};
+      mfam = (fam){FAM_ANY, 0, 0};
       what = "the __match_*_sync group mask";
     } else
       continue; /* parameters and other masks: not known here */

@@ -12,6 +12,7 @@
 #include "builtins.h"
 #include "consteval.h"
 #include "lanes.h"
+#include "local_values.h"
 #include "mask_fix.h"
 
 /* ---- names ------------------------------------------------------------ */
@@ -87,36 +88,382 @@ wl_mask_fixer *wl_mask_fixer_of(wl_rule_ctx *ctx) {
   return mf;
 }
 
-/* For a shuffle reached by exactly the lanes of `set`: whether every lane
- * reads from a lane of the set (or keeps its own value at a segment edge).
- * A lane outside the mask gives an undefined value, so a mask fix is only
- * trusted when this holds. Non-constant offsets cannot be checked: false. */
-static bool sources_inside(const wl_expr *call, const wl_builtin *co, unsigned set) {
+/* ---- where a shuffle reads from -------------------------------------------- */
+
+typedef struct lane_eval {
+  const wl_lanes *l;
+  const wl_func *f;
+  unsigned lane;
+  int depth;
+} lane_eval;
+
+/* Whether e's value, for every lane, is known modulo 32 from the lane id
+ * alone: constants, thread ids (the lane plus a multiple of 32), and + - *
+ * & | ^ ~ << and % by a power of two up to 32 of such values (the low five
+ * bits of their results depend only on the low five bits of the operands),
+ * through locals that only their initializer sets. */
+static bool lane_congruent(const wl_lanes *l, const wl_func *f, const wl_expr *e, int depth) {
+  long long c;
+  e = wl_expr_strip(e);
+  if (!e || depth > 16)
+    return false;
+  if (wl_lanes_expr_tid_like(l, e) || wl_consteval(e, &c))
+    return true;
+  if (e->kind == WL_E_REF) {
+    const wl_expr *r = f ? wl_local_resolve(f, e) : NULL;
+    return r && r != e && lane_congruent(l, f, r, depth + 1);
+  }
+  if (e->kind == WL_E_UNARY && e->nargs == 1 &&
+      (e->op == WL_U_PLUS || e->op == WL_U_MINUS || e->op == WL_U_NOT))
+    return lane_congruent(l, f, e->args[0], depth + 1);
+  if (e->kind != WL_E_BINARY || e->nargs != 2)
+    return false;
+  switch (e->op) {
+  case WL_B_ADD:
+  case WL_B_SUB:
+  case WL_B_MUL:
+  case WL_B_AND:
+  case WL_B_OR:
+  case WL_B_XOR:
+    return lane_congruent(l, f, e->args[0], depth + 1) &&
+           lane_congruent(l, f, e->args[1], depth + 1);
+  case WL_B_SHL: return wl_consteval(e->args[1], &c) && lane_congruent(l, f, e->args[0], depth + 1);
+  case WL_B_REM:
+    return wl_consteval(e->args[1], &c) && c > 0 && c <= 32 && (c & (c - 1)) == 0 &&
+           lane_congruent(l, f, e->args[0], depth + 1);
+  default: return false;
+  }
+}
+
+/* Binds thread ids to the lane being tried, and follows locals (lane_congruent). */
+static bool lane_eval_hook(const wl_expr *e, long long *out, void *ud) {
+  lane_eval *le = ud;
+  const wl_expr *s = wl_expr_strip(e);
+  if (s && wl_lanes_expr_tid_like(le->l, s)) {
+    *out = le->lane;
+    return true;
+  }
+  if (s && s->kind == WL_E_REF && le->f && le->depth < 16) {
+    const wl_expr *r = wl_local_resolve(le->f, s);
+    if (r && r != s) {
+      le->depth++;
+      bool ok = wl_consteval_ex(r, lane_eval_hook, le, out);
+      le->depth--;
+      return ok;
+    }
+  }
+  return false;
+}
+
+/* The lane `lane` reads from at shuffle `call`, -1 when unknown: the source
+ * operand is a constant, or (for __shfl, with a power-of-two width) a value
+ * known modulo 32 from the lane id, such as (threadIdx.x + 1) & 7. */
+static long long source_lane(const wl_lanes *l, const wl_func *f, const wl_expr *call,
+                             const wl_builtin *co, unsigned lane) {
   unsigned si = (unsigned)co->src_arg;
   const wl_expr *src = co->src_arg >= 0 && call->nargs > si ? call->args[si] : NULL;
   const wl_expr *wexpr = wl_collective_width(call);
   long long off, width = 32;
-  if (!src || !wl_consteval(src, &off) || (wexpr && !wl_consteval(wexpr, &width)) || width < 1 ||
+  if (!src || !wl_builtin_is_shuffle(co) || (wexpr && !wl_consteval(wexpr, &width)) || width < 1 ||
       width > 32)
-    return false;
+    return -1;
+  if (!wl_consteval(src, &off)) {
+    lane_eval le = {l, f, lane, 0};
+    if (co->kind != WL_BK_SHFL || (width & (width - 1)) != 0 || !lane_congruent(l, f, src, 0) ||
+        !wl_consteval_ex(src, lane_eval_hook, &le, &off))
+      return -1;
+    off = ((off % 32) + 32) % 32;
+  }
+  long long from = wl_builtin_shuffle_source(co->kind, lane, off, width);
+  return from < 0 || from > 31 ? -1 : from;
+}
+
+/* For a shuffle reached by exactly the lanes of `set`: whether every lane
+ * reads from a lane of the set (or keeps its own value at a segment edge).
+ * A lane outside the mask gives an undefined value, so a mask fix is only
+ * trusted when this holds. Sources that cannot be computed: false. */
+static bool sources_inside(const wl_lanes *l, const wl_func *f, const wl_expr *call,
+                           const wl_builtin *co, unsigned set) {
   for (unsigned lane = 0; lane < 32; lane++) {
     if (!(set >> lane & 1u))
       continue;
-    if (!wl_builtin_is_shuffle(co))
-      return false;
-    long long from = wl_builtin_shuffle_source(co->kind, lane, off, width);
-    if (from < 0 || from > 31 || !(set >> from & 1u))
+    long long from = source_lane(l, f, call, co, lane);
+    if (from < 0 || !(set >> from & 1u))
       return false;
   }
   return true;
 }
 
+/* ---- grid tails ------------------------------------------------------------ */
+
+/* Whether e is a thread id plus warp-uniform terms (one more in each next
+ * lane); *seg receives 1, or D for such a value divided by D (or shifted
+ * right by log2 D), D a power of two up to 32: the same in each D-lane
+ * segment, one more in the next. */
+static bool tid_linear(const wl_lanes *l, const wl_func *f, const wl_expr *e, unsigned *seg,
+                       int depth);
+
+bool wl_tid_linear(const wl_lanes *l, const wl_func *f, const wl_expr *e, unsigned *seg) {
+  return tid_linear(l, f, e, seg, 0);
+}
+
+static bool tid_linear(const wl_lanes *l, const wl_func *f, const wl_expr *e, unsigned *seg,
+                       int depth) {
+  long long c;
+  e = wl_expr_strip(e);
+  if (!e || depth > 8)
+    return false;
+  if (wl_lanes_expr_tid_like(l, e)) {
+    *seg = 1;
+    return true;
+  }
+  if (e->kind == WL_E_REF) {
+    const wl_expr *r = f ? wl_local_resolve(f, e) : NULL;
+    return r && r != e && tid_linear(l, f, r, seg, depth + 1);
+  }
+  if (e->kind != WL_E_BINARY || e->nargs != 2)
+    return false;
+  if ((e->op == WL_B_ADD || e->op == WL_B_SUB) && !wl_lanes_expr_dependent(l, e->args[1]))
+    return tid_linear(l, f, e->args[0], seg, depth + 1);
+  if (e->op == WL_B_ADD && !wl_lanes_expr_dependent(l, e->args[0]))
+    return tid_linear(l, f, e->args[1], seg, depth + 1);
+  if ((e->op == WL_B_DIV || e->op == WL_B_SHR) && wl_consteval(e->args[1], &c)) {
+    long long d = e->op == WL_B_DIV ? c : (c >= 0 && c <= 5 ? 1LL << c : 0);
+    unsigned inner;
+    if (d < 1 || d > 32 || (d & (d - 1)) != 0 || !tid_linear(l, f, e->args[0], &inner, depth + 1) ||
+        inner != 1)
+      return false;
+    *seg = (unsigned)d;
+    return true;
+  }
+  return false;
+}
+
+/* The lane sets that may take side `side` of cond: a prefix {0..k-1} (or a
+ * suffix) of the warp made of whole segments, for a thread id compared with
+ * a warp-uniform bound. Returns how many sets (0: not such a condition). */
+static unsigned prefix_sets(const wl_lanes *l, const wl_func *f, const wl_expr *cond, int side,
+                            unsigned *sets, bool *const_bound) {
+  long long c;
+  cond = wl_expr_strip(cond);
+  if (!cond || side < 0)
+    return 0;
+  if (cond->kind == WL_E_UNARY && cond->op == WL_U_LNOT && cond->nargs == 1)
+    return prefix_sets(l, f, cond->args[0], !side, sets, const_bound);
+  if (cond->kind != WL_E_BINARY || cond->nargs != 2)
+    return 0;
+  int op = cond->op;
+  if (op != WL_B_LT && op != WL_B_LE && op != WL_B_GT && op != WL_B_GE)
+    return 0;
+  const wl_expr *a = cond->args[0], *b = cond->args[1];
+  unsigned seg = 0;
+  bool below;
+  if (!wl_lanes_expr_dependent(l, b) && tid_linear(l, f, a, &seg, 0))
+    below = op == WL_B_LT || op == WL_B_LE;
+  else if (!wl_lanes_expr_dependent(l, a) && tid_linear(l, f, b, &seg, 0))
+    below = op == WL_B_GT || op == WL_B_GE;
+  else
+    return 0;
+  if (const_bound)
+    *const_bound = wl_consteval(a, &c) || wl_consteval(b, &c);
+  bool prefix = below == (side == 1);
+  unsigned n = 0;
+  for (unsigned k = seg; k < 32; k += seg)
+    sets[n++] = prefix ? (1u << k) - 1 : ~((1u << k) - 1);
+  sets[n++] = ~0u;
+  return n;
+}
+
+/* Whether `ifs`, reached as restriction r of a call, is a grid-tail guard of
+ * kernel f: a statement of the kernel's body, either the last one (nothing
+ * but returns after it, no else) taken on its true side, or `if (cond)
+ * return;` with the call after it. Either way the lanes that do not pass it
+ * reach no other statement of the kernel, and cond compares a thread id with a
+ * bound that is not a constant. *pass_side: the side of cond of the lanes
+ * that go on. */
+static bool grid_tail(const wl_lanes *l, const wl_func *f, const wl_lane_reach *r, int *pass_side) {
+  const wl_stmt *ifs = r->stmt;
+  unsigned sets[33];
+  bool const_bound = false;
+  if (!f || !(f->flags & WL_F_GLOBAL) || !f->body || f->body->kind != WL_S_COMPOUND || !ifs ||
+      ifs->kind != WL_S_IF || !ifs->expr || ifs->init)
+    return false;
+  /* a thread id against a bound known only at run time (a constant bound
+   * leaves out lanes the code names: not a grid tail) */
+  if (prefix_sets(l, f, ifs->expr, 1, sets, &const_bound) == 0 || const_bound)
+    return false;
+  unsigned at = f->body->nkids;
+  for (unsigned i = 0; i < f->body->nkids; i++)
+    if (f->body->kids[i] == ifs)
+      at = i;
+  if (at == f->body->nkids)
+    return false;
+  if (r->kind == WL_LR_IF) {
+    if (r->side != 1 || ifs->else_s)
+      return false;
+    for (unsigned i = at + 1; i < f->body->nkids; i++)
+      if (f->body->kids[i]->kind != WL_S_RETURN && f->body->kids[i]->kind != WL_S_NULL)
+        return false;
+    *pass_side = 1;
+    return true;
+  }
+  if (r->kind != WL_LR_EXIT || !r->exit || r->exit->kind != WL_S_RETURN || ifs->else_s)
+    return false;
+  const wl_stmt *t = ifs->then_s;
+  if (t && t->kind == WL_S_COMPOUND && t->nkids == 1)
+    t = t->kids[0];
+  if (t != r->exit)
+    return false;
+  *pass_side = 0;
+  return true;
+}
+
+typedef struct tail_find {
+  const wl_func *kernel;
+  const wl_stmt *guard;
+  int side;
+} tail_find;
+
+/* Whether every call of f (through its callers, transitively) is reached by
+ * whole warps or lies directly under a grid-tail guard of a kernel (and under
+ * nothing else lane-dependent); the first guard found goes to *tf. */
+static bool called_only_at_tails(const wl_lanes *l, const wl_func *f, tail_find *tf, int depth) {
+  const wl_expr *const *calls;
+  size_t nc = wl_lanes_calls_of(l, f, &calls);
+  if (nc == 0 || depth > 8)
+    return false;
+  for (size_t i = 0; i < nc; i++) {
+    const wl_expr *c = calls[i];
+    if (wl_lanes_whole_warp(l, c))
+      continue;
+    wl_lane_reach r[2];
+    size_t n = wl_lanes_restrictions(l, c, r, 2);
+    const wl_func *cf = wl_lanes_func_of_expr(l, c);
+    int side;
+    if (n == 0) {
+      if (!cf || !called_only_at_tails(l, cf, tf, depth + 1))
+        return false;
+    } else if (n == 1 && !r[0].caller_partial && grid_tail(l, cf, &r[0], &side)) {
+      if (!tf->guard) {
+        tf->kernel = cf;
+        tf->guard = r[0].stmt;
+        tf->side = side;
+      }
+    } else
+      return false;
+  }
+  return true;
+}
+
+/* The note of a full-mask fix under a grid tail. */
+static void tail_note(wl_mask_fixer *mf, const wl_stmt *guard, bool exits_early, bool sources_ok,
+                      bool in_callee) {
+  const char *cond = guard->expr ? wl_source_text(mf->ctx, guard->expr->range) : NULL;
+  const char *file = guard->range.begin.file ? guard->range.begin.file : "";
+  const char *base = strrchr(file, '/');
+  char what[320];
+  if (cond)
+    snprintf(what, sizeof what, "'%.200s' (line %u)", cond, guard->range.begin.line);
+  else
+    snprintf(what, sizeof what, "at %.200s:%u", base ? base + 1 : file, guard->range.begin.line);
+  snprintf(mf->tail_note, sizeof mf->tail_note,
+           "full mask: %s the grid-tail guard %s, whose other lanes %s the kernel without "
+           "another warp operation; a *_sync collective waits only for lanes that have not "
+           "exited%s",
+           in_callee ? "this function is called only under" : "the call is under", what,
+           exits_early ? "return from" : "run to the end of",
+           sources_ok ? ""
+                      : " (a lane that reads from a lane past the tail gets an undefined value, as "
+                        "with the legacy call)");
+}
+
+/* Whether sources stay inside every set of the prefix family of cond (side). */
+static bool sources_in_family(const wl_lanes *l, const wl_func *fk, const wl_expr *cond, int side,
+                              const wl_func *f, const wl_expr *call, const wl_builtin *co) {
+  unsigned sets[33];
+  if (!co || !wl_builtin_is_shuffle(co))
+    return true; /* votes combine only the lanes of the mask */
+  unsigned n = cond ? prefix_sets(l, fk, cond, side, sets, NULL) : 0;
+  if (n == 0)
+    return false;
+  for (unsigned i = 0; i < n; i++)
+    if (!sources_inside(l, f, call, co, sets[i]))
+      return false;
+  return true;
+}
+
+/* ---- Listing 13 -------------------------------------------------------------- */
+
+typedef struct twin_find {
+  const char *name;
+  const wl_expr *found;
+} twin_find;
+
+static bool twin_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  twin_find *tw = ud;
+  if (!tw->found && e->kind == WL_E_CALL && e->name && strcmp(e->name, tw->name) == 0)
+    tw->found = e;
+  return !tw->found;
+}
+
+/* The first __syncwarp() statement of block s (its direct statements). */
+static const wl_stmt *first_syncwarp(const wl_stmt *s) {
+  if (!s || s->kind != WL_S_COMPOUND)
+    return NULL;
+  for (unsigned i = 0; i < s->nkids; i++) {
+    const wl_stmt *k = s->kids[i];
+    const wl_expr *e = k->kind == WL_S_EXPR ? wl_expr_strip(k->expr) : NULL;
+    if (wl_builtin_call(e, WL_BK_SYNCWARP, WL_BF_INTRINSIC) &&
+        (e->nargs == 0 || wl_consteval_is_full_mask(e->args[0])))
+      return k;
+  }
+  return NULL;
+}
+
+/* Listing 13: `if (c) { __syncwarp(); v = __shfl(v, 0); ... } else {
+ * __syncwarp(); v = __shfl(v, 0); ... }`: the same legacy collective in both
+ * arms of an if that the whole warp reaches, each arm opening with a
+ * __syncwarp() before it. Every lane runs one of the two calls and the code
+ * meant them to exchange across the arms: the full mask does that on sm_70+
+ * (a per-arm mask would read lanes of the other arm: undefined). */
+static bool listing13(const wl_lanes *l, const wl_expr *call, const wl_lane_reach *r) {
+  const wl_stmt *ifs = r->stmt;
+  if (r->kind != WL_LR_IF || r->side < 0 || !ifs || !ifs->then_s || !ifs->else_s ||
+      r->caller_partial)
+    return false;
+  wl_lane_reach ir;
+  if (!wl_lanes_reach_stmt(l, ifs, &ir) || ir.partial || ir.caller_partial)
+    return false;
+  const wl_stmt *mine = r->side ? ifs->then_s : ifs->else_s;
+  const wl_stmt *other = r->side ? ifs->else_s : ifs->then_s;
+  const wl_stmt *s1 = first_syncwarp(mine), *s2 = first_syncwarp(other);
+  if (!s1 || !s2 || s1->range.end.offset > call->range.begin.offset)
+    return false;
+  twin_find tw = {call->name, NULL};
+  wl_visitor v = {NULL, twin_expr, &tw, false};
+  wl_walk_stmt(other, &v);
+  if (!tw.found || tw.found->range.begin.offset < s2->range.end.offset)
+    return false;
+  wl_lane_reach rr[2];
+  return wl_lanes_restrictions(l, tw.found, rr, 2) == 1 && rr[0].stmt == ifs;
+}
+
 /* ---- the decision --------------------------------------------------------- */
+
+/* The full mask, with the note in mf->tail_note. */
+static wl_mask_choice full_noted(char *mask, size_t masksz) {
+  snprintf(mask, masksz, "0xffffffff");
+  return WL_MASK_FULL_NOTED;
+}
 
 wl_mask_choice wl_choose_mask(wl_mask_fixer *mf, const wl_expr *call, char *mask, size_t masksz,
                               const wl_stmt **hoist_before, char **hoist_text, const char **why) {
   *hoist_text = NULL;
   *why = NULL;
+  mf->tail_note[0] = 0;
+  mf->why_not_hoisted = NULL;
+  mf->tail_exact = false;
   wl_lanes *l = wl_an_lanes(mf->ctx->an);
   const wl_tu *tu = mf->ctx->tu;
   if (!l) {
@@ -127,9 +474,19 @@ wl_mask_choice wl_choose_mask(wl_mask_fixer *mf, const wl_expr *call, char *mask
     snprintf(mask, masksz, "0xffffffff");
     return WL_MASK_FULL;
   }
+  const wl_func *f = wl_lanes_func_of_expr(l, call);
+  const wl_builtin *co = wl_collective_of(call);
   wl_lane_reach r[4];
   size_t n = wl_lanes_restrictions(l, call, r, 4);
   if (n == 0) {
+    tail_find tf = {NULL, NULL, 0};
+    if (f && called_only_at_tails(l, f, &tf, 0) && tf.guard) {
+      bool src_ok = sources_in_family(l, tf.kernel, tf.guard->expr, tf.side, f, call, co);
+      tail_note(mf, tf.guard, tf.side == 0, src_ok, true);
+      mf->tail_exact = src_ok;
+      mf->why_not_hoisted = "its function is called where only part of a warp runs";
+      return full_noted(mask, masksz);
+    }
     *why = "its function is called where only part of a warp runs";
     return WL_MASK_NONE;
   }
@@ -137,7 +494,21 @@ wl_mask_choice wl_choose_mask(wl_mask_fixer *mf, const wl_expr *call, char *mask
     *why = "more than one lane-dependent condition decides which lanes get here";
     return WL_MASK_NONE;
   }
-  if (r[0].kind != WL_LR_IF || !r[0].cond || r[0].side < 0) {
+  if (listing13(l, call, &r[0])) {
+    snprintf(mf->tail_note, sizeof mf->tail_note,
+             "full mask: the other arm of the if (line %u) runs the same '%s' after a "
+             "__syncwarp() too, so every lane of the warp takes part (Listing 13); a mask of one "
+             "arm would read lanes of the other (undefined values)",
+             r[0].stmt->range.begin.line, call->name);
+    mf->why_not_hoisted = "every lane of the warp runs this call or its twin in the other arm of "
+                          "the if, so no mask of one arm is right";
+    return full_noted(mask, masksz);
+  }
+  int pass = r[0].side;
+  bool tail = !r[0].caller_partial && grid_tail(l, f, &r[0], &pass);
+  const wl_stmt *ifs = r[0].stmt;
+  const wl_expr *cond = r[0].kind == WL_LR_EXIT && ifs ? ifs->expr : r[0].cond;
+  if (!tail && (r[0].kind != WL_LR_IF || !cond || r[0].side < 0)) {
     *why = r[0].kind == WL_LR_LOOP
                ? "a loop with a lane-dependent trip count decides which lanes get here"
            : r[0].kind == WL_LR_EXIT ? "some lanes left earlier (return, break or continue)"
@@ -148,44 +519,45 @@ wl_mask_choice wl_choose_mask(wl_mask_fixer *mf, const wl_expr *call, char *mask
     *why = "its function is also called where only part of a warp runs";
     return WL_MASK_NONE;
   }
-  const wl_stmt *ifs = r[0].stmt;
   wl_lane_reach ir;
-  if (!wl_lanes_reach_stmt(l, ifs, &ir) || ir.partial || ir.caller_partial) {
+  const char *text = NULL;
+  if (!wl_lanes_reach_stmt(l, ifs, &ir) || ir.partial || ir.caller_partial)
     *why = "the branch itself is reached by only part of a warp";
-    return WL_MASK_NONE;
-  }
-  if (ifs->init || !wl_builtin_pure_expr(r[0].cond)) {
+  else if (ifs->init || !cond || !wl_builtin_pure_expr(cond))
     *why = "the branch condition has side effects or declares a variable";
-    return WL_MASK_NONE;
-  }
-  const wl_func *f = wl_lanes_func_of_expr(l, call);
-  const wl_stmt *parent = f ? wl_stmt_parent(f, ifs) : NULL;
-  if (!parent || parent->kind != WL_S_COMPOUND) {
+  else if (!f || !wl_stmt_parent(f, ifs) || wl_stmt_parent(f, ifs)->kind != WL_S_COMPOUND)
     *why = "the branch is not a statement of a block where a declaration can go";
-    return WL_MASK_NONE;
-  }
-  if (ifs->macro || r[0].cond->macro) {
+  else if (ifs->macro || cond->macro)
     *why = "the branch comes from a macro";
-    return WL_MASK_NONE;
-  }
-  const char *cond = wl_source_text(mf->ctx, r[0].cond->range);
-  if (!cond || !ifs->range.begin.file || !wl_tu_in_main(tu, ifs->range.begin)) {
+  else if (!(text = wl_source_text(mf->ctx, cond->range)) || !ifs->range.begin.file ||
+           !wl_tu_in_main(tu, ifs->range.begin))
     *why = "the branch condition is not plain source text of this file";
-    return WL_MASK_NONE;
+  else if (mf->no_hoist)
+    *why = "the call comes from a macro";
+  bool src_ok = true;
+  if (co && wl_builtin_is_shuffle(co)) {
+    unsigned set = 0;
+    src_ok = (wl_lanes_reaching_lanes(l, call, &set) && sources_inside(l, f, call, co, set)) ||
+             sources_in_family(l, f, cond, pass, f, call, co);
+    if (!src_ok && !*why)
+      *why = "the shuffle may read from lanes outside the branch's mask (undefined values): move "
+             "the shuffle where every lane it reads from runs it";
   }
-  const wl_builtin *co = wl_collective_of(call);
-  unsigned set = 0;
-  if (co && wl_builtin_is_shuffle(co) &&
-      !(wl_lanes_reaching_lanes(l, call, &set) && sources_inside(call, co, set))) {
-    *why = "the shuffle may read from lanes outside the branch's mask (undefined values): move "
-           "the shuffle where every lane it reads from runs it";
-    return WL_MASK_NONE;
+  if (*why) {
+    if (!tail)
+      return WL_MASK_NONE;
+    mf->why_not_hoisted = *why;
+    *why = NULL;
+    tail_note(mf, ifs, r[0].kind == WL_LR_EXIT, src_ok, false);
+    mf->tail_exact = src_ok;
+    return full_noted(mask, masksz);
   }
-  mask_name(mf, f, ifs, r[0].side, mask, masksz);
+  mf->tail_exact = tail && src_ok;
+  mask_name(mf, f, ifs, pass, mask, masksz);
   wl_buf t;
   wl_buf_init(&t);
-  wl_buf_printf(&t, "unsigned %s = __ballot_sync(0xffffffff, %s%s%s);", mask, r[0].side ? "" : "!(",
-                cond, r[0].side ? "" : ")");
+  wl_buf_printf(&t, "unsigned %s = __ballot_sync(0xffffffff, %s%s%s);", mask, pass ? "" : "!(",
+                text, pass ? "" : ")");
   *hoist_text = wl_buf_detach(&t);
   *hoist_before = ifs;
   return WL_MASK_HOISTED;
@@ -201,6 +573,8 @@ bool wl_fix_mask_arg(wl_mask_fixer *mf, wl_finding *fd, const wl_expr *call, con
     free(hoist);
     if (c == WL_MASK_FULL)
       *why = "the full mask is already the right one here";
+    else if (c == WL_MASK_FULL_NOTED)
+      *why = mf->why_not_hoisted;
     return false;
   }
   bool ok = !arg->macro && wl_fix_insert_before(mf->ctx, fd, at, hoist) &&
@@ -211,4 +585,14 @@ bool wl_fix_mask_arg(wl_mask_fixer *mf, wl_finding *fd, const wl_expr *call, con
     *why = "the edit would touch macro or unparsed text";
   }
   return ok;
+}
+
+bool wl_full_mask_ok_at_tail(wl_mask_fixer *mf, const wl_expr *call) {
+  char mask[64];
+  const wl_stmt *at = NULL;
+  char *hoist = NULL;
+  const char *why = NULL;
+  wl_mask_choice c = wl_choose_mask(mf, call, mask, sizeof mask, &at, &hoist, &why);
+  free(hoist);
+  return (c == WL_MASK_FULL_NOTED || c == WL_MASK_HOISTED) && mf->tail_exact;
 }

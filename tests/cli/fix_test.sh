@@ -71,18 +71,42 @@ cp -r "$T/idem" "$T/idem1"
 contains "$T/err" "fixed 0 findings in 0 files" "second --fix of real_tagged_histogram.cu fixes nothing"
 if diff -r "$T/idem" "$T/idem1" >/dev/null; then ok; else fail "second --fix changed real_tagged_histogram.cu"; fi
 
+# each legacy-intrinsic fixture, fixed twice: the second --fix changes nothing,
+# and no legacy call that got a fix is left (a fix always removes its finding)
+for f in fixtures/legacy-intrinsic/*.cu; do
+  b=$(basename "$f")
+  rm -rf "$T/twice" && mkdir -p "$T/twice" && cp "$f" "$T/twice/"
+  "$WL" --no-config --fix "$T/twice/$b" >/dev/null 2>&1
+  "$WL" --no-config --format=json --enable legacy-intrinsic "$T/twice/$b" >"$T/twice.json" 2>/dev/null
+  cp "$T/twice/$b" "$T/twice.once"
+  "$WL" --no-config --fix "$T/twice/$b" >/dev/null 2>"$T/err"
+  if cmp -s "$T/twice/$b" "$T/twice.once"; then ok; else fail "second --fix changed $b"; fi
+  contains "$T/err" "fixed 0 findings in 0 files" "second --fix of $b fixes nothing"
+  lacks "$T/twice.json" '"replacement"' "$b: no fixable legacy call left after one --fix"
+done
+# the grid-tail fixture: every legacy call but the one outside a tail is fixed
+rm -rf "$T/tail" && mkdir -p "$T/tail" && cp fixtures/legacy-intrinsic/fix_grid_tail.cu "$T/tail/"
+"$WL" --no-config --fix "$T/tail" >/dev/null 2>"$T/err"
+contains "$T/err" "fixed 6 findings in 1 file" "grid tails: 6 of 7 legacy calls fixed"
+"$WL" --no-config --format=json --enable legacy-intrinsic "$T/tail" >"$T/tail.json" 2>/dev/null
+count_is "$T/tail.json" '"rule": "legacy-intrinsic"' 1 "grid tails: the call that is not under a tail is left"
+contains "$T/tail.json" "shuffle may read from lanes outside the branch" "grid tails: why the last one is left"
+
 # the example tree: after --fix it builds for sm_90 and nothing fixable is left
 cp -r examples "$T/ex"
 expect_exit 1 -- "$WL" --fix "$T/ex"
 "$WL" --format=json "$T/ex" >"$T/ex.json" 2>/dev/null
 lacks "$T/ex.json" '"replacement"' "examples: no fixable finding left"
-# one legacy intrinsic is left: warp_reduce_sum in include/ is analyzed in its
-# caller's context (reduce_shfl calls it under `if (i < n)`, a partial last
-# warp), so a full mask would be wrong and only a suggestion is given
-count_is "$T/ex.json" '"rule": "legacy-intrinsic"' 1 "examples: one legacy intrinsic left"
-contains "$T/ex.json" 'its function is called where only part of a warp runs' "examples: why no fix"
-# what is left, fixed by hand as the suggestion says, and everything builds
-sed -i 's/__shfl_down(val, offset)/__shfl_down_sync(__activemask(), val, offset)/' "$T/ex/include/warp_utils.cuh"
+# no legacy intrinsic is left: warp_reduce_sum in include/ is analyzed in its
+# caller's context (reduce_shfl calls it under the grid-tail guard `if (i <
+# n)`, the last statement of the kernel), so it gets the full mask with a
+# note; its shuffle-down reduction still reads lanes past the tail (undefined,
+# as with the legacy call), which full-mask-divergent goes on reporting
+count_is "$T/ex.json" '"rule": "legacy-intrinsic"' 0 "examples: no legacy intrinsic left"
+contains "$T/ex.json" '"rule": "full-mask-divergent"' "examples: the tail reduction is still reported"
+mkdir -p "$T/ex_diff" && cp -r examples/. "$T/ex_diff/"
+"$WL" --format=json --enable legacy-intrinsic "$T/ex_diff" >"$T/ex_diff.json" 2>/dev/null
+contains "$T/ex_diff.json" "full mask: this function is called only under the grid-tail guard at reduce.cu:35" "examples: the note of the grid-tail fix"
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 if [ -x "$NVCC" ]; then
   for f in $(find "$T/ex" -name '*.cu'); do
