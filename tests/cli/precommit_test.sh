@@ -3,7 +3,7 @@
 # system Python has it, otherwise with sed), selects changed files with the
 # hook's `files` regex as pre-commit does, and runs `entry args... files...`
 # with warplint on PATH; checks the exit codes pre-commit turns into
-# Passed/Failed.
+# Passed/Failed; then runs pre-commit itself (try-repo) with the hook.
 # Usage: precommit_test.sh <warplint> <source-dir>
 set -u
 WL=$1
@@ -64,5 +64,40 @@ expect_exit 0 -- run_hook src/clean.cu src/legacy.cu
 rm "$R/.warplint"
 # a path that does not exist (a stale file list): an error, never a pass
 expect_exit 2 -- run_hook src/gone.cu
+
+# pre-commit itself (Debian package pre-commit): `pre-commit try-repo` of this
+# repository with the language: system hook, on a scratch repository holding
+# a legacy and a clean file. No network: the hook runs the warplint on PATH.
+if ! command -v pre-commit >/dev/null 2>&1; then
+  echo "note: pre-commit not installed (Debian: pre-commit); its try-repo run is skipped"
+elif ! git -C "$SRC" rev-parse --git-dir >/dev/null 2>&1; then
+  echo "note: $SRC is not a git checkout; pre-commit try-repo is skipped"
+else
+  P="$T/pc"
+  S="$T/scratch"
+  mkdir -p "$P/bin" "$P/home" "$S"
+  ln -s "$WL" "$P/bin/warplint"
+  git init -q "$S"
+  cp "$SRC/fixtures/legacy-intrinsic/shuffles_and_votes.cu" "$S/legacy.cu"
+  cp "$SRC/fixtures/legacy-intrinsic/clean_modern.cu" "$S/clean.cu"
+  printf 'not cuda: __shfl\n' >"$S/notes.txt"
+  (cd "$S" && git add -A)
+  try_repo() { # pre-commit try-repo SRC ARGS..., in the scratch repository
+    (cd "$S" && HOME="$P/home" PRE_COMMIT_HOME="$P/home/cache" PATH="$P/bin:$PATH" \
+      pre-commit try-repo "$SRC" "$@")
+  }
+  expect_exit 1 -- try_repo warplint --files legacy.cu clean.cu notes.txt
+  contains "$T/out" "^warplint\.*Failed" "try-repo: the hook fails on the legacy file"
+  contains "$T/out" "legacy.cu:[0-9]*:[0-9]*: warning: legacy warp" "try-repo: the findings are shown"
+  lacks "$T/out" "notes.txt" "try-repo: only CUDA files are passed"
+  expect_exit 0 -- try_repo warplint --files clean.cu notes.txt
+  contains "$T/out" "^warplint\.*Passed" "try-repo: the hook passes on a clean file"
+  # the staged files, as `git commit` runs it
+  expect_exit 1 -- try_repo warplint
+  contains "$T/out" "^warplint\.*Failed" "try-repo on the staged files"
+  (cd "$S" && git rm -q --cached legacy.cu)
+  expect_exit 0 -- try_repo warplint
+  contains "$T/out" "^warplint\.*Passed" "try-repo on the staged files without the legacy one"
+fi
 
 finish "pre-commit tests"
