@@ -3,7 +3,8 @@
 # binary, the man page (generated from --help and the rule docs), the rule
 # docs and the bash completion; `cpack -G DEB` builds a .deb whose control
 # data (dpkg-deb -I) has the project's version and the Debian runtime
-# Depends, and whose contents (dpkg-deb -c) are those files.
+# Depends (which apt-get resolves in a simulated install), and whose contents
+# (dpkg-deb -c) are those files.
 # Usage: install_test.sh <build-dir> <source-dir>
 set -u
 BUILD=$1
@@ -84,6 +85,13 @@ if [ -n "$DEB" ]; then
            ./usr/share/bash-completion/completions/warplint; do
     grep -q " $f\$" "$T/contents" && ok || fail "$f not in the package"
   done
+  # apt resolves its Depends on this system (a simulated install: no root
+  # needed, nothing changed): every package it needs exists in the release
+  if command -v apt-get >/dev/null 2>&1; then
+    apt-get install -s "$DEB" >"$T/apt" 2>&1 && ok || { fail "apt-get cannot install the .deb"; tail -5 "$T/apt"; }
+    contains "$T/apt" "^Inst warplint " "apt-get would install the package"
+    lacks "$T/apt" "unmet dependencies\|Broken" "the package's Depends are satisfiable"
+  fi
   # unpacked (not installed: no root needed) it runs
   dpkg-deb -x "$DEB" "$T/unpacked" && "$T/unpacked/usr/bin/warplint" --version >/dev/null 2>&1 && ok || fail "the packaged binary does not run"
 fi
