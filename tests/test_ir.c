@@ -362,6 +362,51 @@ END_TEST
 
 /* glibc's uint/ushort/ulong, which nvcc's headers bring in on Linux: legacy
  * kernels that use them parse without errors (else their bodies are lost). */
+/* Legacy half-precision code, parsed with the built-in prelude (no toolkit):
+ * the stand-ins of <cuda_fp16.h>, <cuda_bf16.h> and <math_constants.h> leave
+ * no parse error, so every body is kept, and the legacy shuffle of a __half
+ * resolves (the template of the legacy declarations). */
+START_TEST(test_half_prelude) {
+  wl_tu *tu = parse_src(
+      "#include <cuda_fp16.h>\n"
+      "#include <cuda_bf16.h>\n"
+      "#include <math_constants.h>\n"
+      "__device__ half2 dot2(const half2 *a, const half2 *b, int i) {\n"
+      "  half2 s = __hmul2(a[i], b[i]);\n"
+      "  s = __hfma2(a[i + 1], b[i + 1], s) + s;\n"
+      "  return __hadd2(s, __float2half2_rn(0.0f));\n"
+      "}\n"
+      "__global__ void k(const half2 *a, const half2 *b, half *out, float *f,\n"
+      "                  __nv_bfloat16 *bo) {\n"
+      "  __shared__ half sh[64];\n"
+      "  half2 v = dot2(a, b, threadIdx.x);\n"
+      "  half h = __hadd(__low2half(v), __high2half(v));\n"
+      "  h += __float2half(CUDART_PI_F * (float)CUDART_SQRT_HALF);\n"
+      "  h = __shfl_down(h, 16);\n"
+      "  sh[threadIdx.x] = h;\n"
+      "  if (__hgt(h, CUDART_ZERO_FP16) && h < __halves2half2(h, h).x)\n"
+      "    out[threadIdx.x] = __hneg(h);\n"
+      "  f[threadIdx.x] = __half2float(sh[threadIdx.x ^ 1]) + __low2float(v) +\n"
+      "                   (CUDART_INF_F > 0.0f ? 1.0f : 0.0f);\n"
+      "  __nv_bfloat162 b2 = __floats2bfloat162_rn(f[0], f[1]);\n"
+      "  bo[threadIdx.x] = __hadd(__low2bfloat16(b2), __float2bfloat16(__bfloat162float(\n"
+      "      __high2bfloat16(__hmul2(b2, b2)))));\n"
+      "  float x = __half2float(__shfl_xor_sync(0xffffffffu, h, 1));\n"
+      "  f[1] = x + (float)CUDART_PI + __int_as_float(__half_as_ushort(h));\n"
+      "}\n");
+  for (unsigned i = 0; i < tu->ndiags; i++)
+    ck_abort_msg("unexpected diagnostic: %s", tu->diags[i].message);
+  ck_assert_ptr_nonnull(func(tu, "dot2")->body);
+  const wl_func *k = func(tu, "k");
+  ck_assert_ptr_nonnull(k->body);
+  const wl_expr *shfl = nth_expr(k, WL_E_CALL, "__shfl_down", 0);
+  ck_assert_ptr_nonnull(shfl);
+  ck_assert_ptr_nonnull(nth_expr(k, WL_E_CALL, "__shfl_xor_sync", 0));
+  ck_assert_ptr_nonnull(nth_expr(k, WL_E_CALL, "__hadd", 0));
+  wl_tu_free(tu);
+}
+END_TEST
+
 START_TEST(test_glibc_short_type_names) {
   wl_tu *tu =
       parse_src("__global__ void k(uint *a, ushort b, ulong c) { a[threadIdx.x] = b + c; }\n");
@@ -402,6 +447,7 @@ Suite *wl_suite_ir(void) {
   tcase_add_test(tc, test_template_instantiations);
   tcase_add_test(tc, test_operator_chain_linear);
   tcase_add_test(tc, test_glibc_short_type_names);
+  tcase_add_test(tc, test_half_prelude);
   suite_add_tcase(s, tc);
   return s;
 }
