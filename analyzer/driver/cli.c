@@ -82,6 +82,7 @@ typedef struct job {
   char *root;       /* the analyzed path (directory) it was found under, canonical */
   char *root_shown; /* the same as the user spelled it */
   const wl_compdb_entry *includer; /* a header's includer in the compilation database */
+  bool nearest;                    /* includer is not one: the nearest file of the database */
   char *stdin_text; /* the input "-": its contents, read from stdin (NUL-terminated) */
   bool cached;      /* its findings came from the result cache */
   wl_vec facts;     /* char*: the include inferences its analysis made (cache_fact) */
@@ -503,6 +504,71 @@ static void collect_db(run_ctx *rc) {
   }
 }
 
+/* The directory holding every path of `dirs` (canonical), or NULL when
+ * only "/" does. */
+static char *common_dir(const wl_vec *dirs) {
+  if (dirs->n == 0)
+    return NULL;
+  char *c = wl_xstrdup(dirs->v[0]);
+  for (size_t i = 1; i < dirs->n; i++) {
+    const char *d = dirs->v[i];
+    size_t n = 0, last = 0;
+    while (c[n] && c[n] == d[n]) {
+      if (c[n] == '/')
+        last = n;
+      n++;
+    }
+    if (!(c[n] == '\0' && (d[n] == '\0' || d[n] == '/')))
+      c[last] = '\0'; /* cut back to the last common component */
+  }
+  if (c[0] == '\0') {
+    free(c);
+    return NULL;
+  }
+  return c;
+}
+
+/* -p without paths: the headers of the directory that holds the database's
+ * CUDA files (as `warplint DIR` would find them), so that a header no file of
+ * the database includes (one included only under `#if 0`, one of a .cu that
+ * is not built) is analyzed on its own, as with `warplint DIR`. The .cu files
+ * found there that the database does not list are not analyzed (not built),
+ * and nothing found there is an input error. */
+static void collect_db_headers(run_ctx *rc) {
+  wl_vec dirs = {0};
+  for (size_t i = 0; i < rc->njobs; i++)
+    if (!rc->jobs[i].error)
+      wl_vec_push(&dirs, dir_of(rc->jobs[i].canon));
+  char *top = common_dir(&dirs);
+  for (size_t i = 0; i < dirs.n; i++)
+    free(dirs.v[i]);
+  wl_vec_free(&dirs);
+  if (!top)
+    return;
+  char *shown = wl_relative_path(top, rc->cwd);
+  size_t first = rc->njobs, keep = first;
+  bool use_ignore = rc->gitignore && !wl_gitignore_ignored(rc->gitignore, top, NULL);
+  walk_dir(rc, shown, top, 0, use_ignore);
+  for (size_t k = first; k < rc->njobs; k++) {
+    job *j = &rc->jobs[k];
+    if (!j->error && is_header(j->canon)) {
+      j->root = wl_xstrdup(top);
+      j->root_shown = wl_xstrdup(shown);
+      if (keep != k)
+        rc->jobs[keep] = *j;
+      keep++;
+      continue;
+    }
+    free(j->path);
+    free(j->canon);
+    free(j->error);
+    wl_findings_free(&j->findings);
+  }
+  rc->njobs = keep;
+  free(shown);
+  free(top);
+}
+
 static int cmp_job_canon(const void *a, const void *b) {
   const job *const *x = a, *const *y = b;
   int c = strcmp((*x)->canon, (*y)->canon);
@@ -709,6 +775,44 @@ static const wl_compdb_entry *db_includer(run_ctx *rc, const char *canon) {
   return NULL;
 }
 
+/* For a header that no file of the database includes: the CUDA file of the
+ * database nearest to it (the longest common directory prefix, the first
+ * listed on a tie) within its project tree, whose flags it gets, as clangd
+ * infers a header's command from a nearby file. NULL: none there. */
+static const wl_compdb_entry *db_nearest(run_ctx *rc, const char *canon) {
+  if (!rc->have_db)
+    return NULL;
+  char *dir = dir_of(canon);
+  char *tree = wl_project_tree(dir);
+  free(dir);
+  if (!tree)
+    return NULL;
+  const wl_compdb_entry *best = NULL;
+  size_t best_len = 0;
+  for (size_t i = 0; i < rc->db.n; i++) {
+    const wl_compdb_entry *e = &rc->db.v[i];
+    const profile *p0 = rc->profiles.v[0];
+    bool cuda = e->flags.lang == WL_LANG_CUDA ||
+                (e->flags.lang == WL_LANG_UNKNOWN && has_ext(e->file, &p0->exts));
+    if (!cuda)
+      continue;
+    if (!under_dir(e->file, tree))
+      continue;
+    size_t n = 0, last = 0;
+    while (e->file[n] && e->file[n] == canon[n]) {
+      if (e->file[n] == '/')
+        last = n;
+      n++;
+    }
+    if (!best || last > best_len) {
+      best = e;
+      best_len = last;
+    }
+  }
+  free(tree);
+  return best;
+}
+
 /* The options of a job: compile command (its own, or an includer's for a
  * header), then .warplint, then command line. */
 static void prepare_job(run_ctx *rc, job *j) {
@@ -728,8 +832,10 @@ static void prepare_job(run_ctx *rc, job *j) {
                 (char *)e->flags.notes.v[k]);
     if (o->verbose && !j->entry) {
       char *shown = wl_relative_path(e->file, rc->cwd);
-      fprintf(rc->err, "warplint: note: %s: not included by the files analyzed; the flags of %s\n",
-              j->path, shown);
+      fprintf(rc->err, "warplint: note: %s: not included by the files analyzed; the flags of %s%s\n",
+              j->path, shown,
+              j->nearest ? " (the nearest file of the compilation database: none includes it)"
+                         : "");
       free(shown);
     }
   } else if (rc->have_db && o->verbose) {
@@ -811,8 +917,14 @@ static void prepare_headers(run_ctx *rc) {
         fprintf(rc->err, "warplint: note: %s: analyzed with the files that include it\n", j->path);
       continue;
     }
-    if (!j->entry && (j->includer = db_includer(rc, j->canon)) != NULL)
+    if (j->entry)
+      continue;
+    if ((j->includer = db_includer(rc, j->canon)) != NULL) {
       prepare_job(rc, j);
+    } else if ((j->includer = db_nearest(rc, j->canon)) != NULL) {
+      j->nearest = true;
+      prepare_job(rc, j);
+    }
   }
 }
 
@@ -1815,12 +1927,13 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   header_roots(&rc);
   if (!o.no_infer_includes)
     rc.infer = wl_infer_new();
-  if (!o.no_ignore && o.paths.n > 0)
-    rc.gitignore = wl_gitignore_new();
+  if (!o.no_ignore)
+    rc.gitignore = wl_gitignore_new(); /* directory walks: the paths, or the database's headers */
   open_cache(&rc);
-  if (o.paths.n == 0)
+  if (o.paths.n == 0) {
     collect_db(&rc);
-  else
+    collect_db_headers(&rc);
+  } else
     collect_paths(&rc);
   skip_duplicates(&rc);
   if (o.output && output_is_input(&rc, o.output)) {

@@ -91,6 +91,28 @@ contains "$T/err" "include/unused.cuh: not included by the files analyzed; the f
 # without it, default flags: the code behind #ifdef USE_VOTE is inactive
 expect_exit 0 -- "$WL" include/unused.cuh
 
+# --- -p without paths: a header that no file of the database includes ------------
+# (included only under #if 0, as cudpp's radixsort_kernel.cuh): analyzed on its
+# own as with `warplint -I include -I lib src`, with the flags of the nearest
+# file of the database (its -I include resolves <reduce.cuh>); a .cu the
+# database does not list is not built, so not analyzed
+mkdir "$P/src/kernels"
+printf '#include <reduce.cuh>\n__device__ float dead_sum(float v) { return v + __shfl_down(v, 1); }\n' \
+  >"$P/src/kernels/dead.cuh"
+printf '__global__ void notbuilt(int *o) { o[0] = __ballot(o[1]); }\n' >"$P/src/kernels/notbuilt.cu"
+expect_exit 1 -- "$WL" -v --no-infer-includes -p build
+contains "$T/out" "^src/kernels/dead.cuh:2:.*__shfl_down" "-p: the header no database file includes"
+lacks "$T/out" "notbuilt" "-p: a .cu not in the database is not analyzed"
+lacks "$T/err" "analysis incomplete" "-p: the header has the nearest file's -I"
+contains "$T/err" "src/kernels/dead.cuh: not included by the files analyzed; the flags of src/a.cu (the nearest file of the compilation database: none includes it)" \
+  "-v names the nearest file whose flags the header gets"
+strip "$T/out" | grep -v 'unused.cuh' >"$T/p-dead.s"
+rm "$P/src/kernels/notbuilt.cu"
+expect_exit 1 -- "$WL" -I include -I lib src
+strip "$T/out" >"$T/i-dead.s"
+same "$T/i-dead.s" "$T/p-dead.s" "-p and -I differ with a header no file includes"
+rm -r "$P/src/kernels"
+
 # --- the summary line, --strict, JSON and SARIF -----------------------------------
 printf '#include "nowhere/missing.h"\n__global__ void k(float *o) { o[0] = __shfl(o[1], 0); }\n' \
   >"$P/src/broken.cu"
