@@ -52,6 +52,10 @@ typedef struct lv {
 
 static const lv LV_UNIFORM = {true, 0, 0, 0, NULL};
 
+/* The first bit of pdeps that stands for a parameter of a lambda's enclosing
+ * function (see finfo.outer). */
+#define LV_OUTER 32
+
 static lv lv_join(lv a, lv b) {
   if (!b.set)
     return a;
@@ -201,6 +205,10 @@ struct finfo {
   wl_vec callers;             /* calls of it (wl_expr *) */
   pmap loops;                 /* wl_stmt * -> loopinfo * */
   uint64_t param_ld;
+  /* A lambda: the function whose variables it reads; their parameter
+   * dependences are kept in bits LV_OUTER.. of pdeps (shifted), and are
+   * lane-dependent when that function's parameters are. */
+  const struct finfo *outer;
   bool entry_partial;
   /* Evidence that a warp never spans two rows (see lanes.h): rows_y makes
    * threadIdx.y and threadIdx.z warp-uniform here, rows_z threadIdx.z only. */
@@ -277,9 +285,17 @@ static finfo *call_target(const wl_lanes *L, const wl_expr *e, unsigned *off) {
   return g && g->analyzed ? g : NULL;
 }
 
-static bool actual_ld(const finfo *fi, lv v) {
-  return (v.flags & LV_LD) || (fi && (v.pdeps & fi->param_ld));
+/* Whether dependences on these parameters (of fi, and in bits LV_OUTER..
+ * of its enclosing function's for a lambda) are lane-dependent. */
+static bool deps_ld(const finfo *fi, uint64_t pdeps) {
+  if (!fi)
+    return false;
+  if (pdeps & fi->param_ld)
+    return true;
+  return fi->outer && ((pdeps >> LV_OUTER) & fi->outer->param_ld);
 }
+
+static bool actual_ld(const finfo *fi, lv v) { return (v.flags & LV_LD) || deps_ld(fi, v.pdeps); }
 
 static void record(walker *W, const void *key, lv v) {
   void **slot = pmap_slot(&W->L->recs, key, true);
@@ -370,9 +386,19 @@ static lv read_var(walker *W, const wl_var *v) {
   lv r = cur && cur->set ? *cur : LV_UNIFORM;
   finfo *own = pmap_get(&W->L->owner, v);
   if (own && own != W->fi && r.pdeps) {
-    /* a lambda reading a variable of its enclosing function */
-    r.pdeps = 0;
-    r.flags |= LV_LD;
+    /* a lambda reading a variable of its enclosing function: lane-dependent
+     * where that function's parameters it depends on are (known once every
+     * call is seen); conservatively lane-dependent when the lambda has too
+     * many parameters of its own, or reads the variables of two functions */
+    finfo *fi = W->fi;
+    if (fi->f->nparams <= LV_OUTER && (r.pdeps >> LV_OUTER) == 0 &&
+        (!fi->outer || fi->outer == own)) {
+      fi->outer = own;
+      r.pdeps <<= LV_OUTER;
+    } else {
+      r.pdeps = 0;
+      r.flags |= LV_LD;
+    }
   }
   return r;
 }
@@ -557,6 +583,11 @@ static lv subst(lv sum, const lv *args, unsigned nargs) {
   r.pdeps = 0;
   if (sum.pdeps)
     r.shape = 0;
+  /* a dependence on the enclosing function of a lambda called here, which
+   * no argument replaces: lane-dependent, conservatively */
+  for (unsigned i = nargs > LV_OUTER ? nargs : LV_OUTER; i < 64; i++)
+    if (sum.pdeps & (1ULL << i))
+      r.flags |= LV_LD;
   for (unsigned i = 0; i < nargs && i < 64; i++)
     if (sum.pdeps & (1ULL << i)) {
       r.flags |= args[i].flags & (LV_LD | LV_AM | LV_MATCH | LV_VOTE);
@@ -1437,7 +1468,7 @@ bool wl_lanes_var_dependent(const wl_lanes *l, const wl_var *v) {
     return false;
   if (x->flags & LV_LD)
     return true;
-  return own && (x->pdeps & own->param_ld);
+  return deps_ld(own, x->pdeps);
 }
 
 bool wl_lanes_param_dependent(const wl_lanes *l, const wl_func *f, unsigned i) {
