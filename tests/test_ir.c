@@ -407,6 +407,30 @@ START_TEST(test_half_prelude) {
 }
 END_TEST
 
+/* Host code around kernels, as nvcc's cuda_runtime.h presents it: CUDA's
+ * mixed min/max overloads and the math functions of <math.h> without an
+ * #include (and still with one). */
+START_TEST(test_host_min_max_math) {
+  const char *const srcs[] = {"", "#include <math.h>\n", "#include <cmath>\n#include <algorithm>\n"};
+  for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
+    char src[1024];
+    snprintf(src, sizeof src,
+             "%sunsigned blocks(unsigned n, long a, unsigned long b) {\n"
+             "  return max(1, n) + min(n, 2) + (unsigned)max(a, b) +\n"
+             "         (unsigned)ceil(log2((double)n)) + (unsigned)sqrtf(2.0f);\n"
+             "}\n"
+             "__global__ void k(float *o, unsigned n) {\n"
+             "  o[0] = max(o[1], 2.0f) + min(1, n) + ceil(o[2]) + fmax(o[3], 1.0);\n"
+             "}\n",
+             srcs[i]);
+    wl_tu *tu = parse_src(src);
+    for (unsigned d = 0; d < tu->ndiags; d++)
+      ck_abort_msg("variant %zu: unexpected diagnostic: %s", i, tu->diags[d].message);
+    wl_tu_free(tu);
+  }
+}
+END_TEST
+
 START_TEST(test_glibc_short_type_names) {
   wl_tu *tu =
       parse_src("__global__ void k(uint *a, ushort b, ulong c) { a[threadIdx.x] = b + c; }\n");
@@ -448,6 +472,7 @@ Suite *wl_suite_ir(void) {
   tcase_add_test(tc, test_operator_chain_linear);
   tcase_add_test(tc, test_glibc_short_type_names);
   tcase_add_test(tc, test_half_prelude);
+  tcase_add_test(tc, test_host_min_max_math);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -59,4 +59,11 @@ count_is "$T/out" "warning: legacy warp shuffle" 2 "each template call reported 
 expect_exit 1 -- "$WL" --diff fixtures/legacy-intrinsic/template_all_types.cu
 contains "$T/out" "__shfl_down_sync(0xffffffff, v, offset)" "and fixed"
 
+# legacy host code calls max(1, n) with an unsigned n, as nvcc's host
+# compilation (the toolkit's crt/math_functions.h) accepts it
+printf 'unsigned blocks(unsigned n) { return max(1, n) + min(n, 2) + max(1L, 2UL); }\n__global__ void k(float *o) { o[0] = max(o[1], 2.0f) + min(1, 2); }\n' >"$T/host.cu"
+expect_exit 0 -- "$WL" -v "$T/host.cu"
+lacks "$T/err" "could not resolve" "toolkit: host min/max overloads resolve"
+lacks "$T/err" "analysis incomplete" "toolkit: host min/max: complete"
+
 finish "toolkit tests"

@@ -12,6 +12,30 @@
 /* After clang's CUDA wrapper (normally included first; it is guarded), so
  * that the toolkit's types are known here. */
 #include <__clang_cuda_runtime_wrapper.h>
+/* nvcc's host compilation sees the toolkit's min and max (every overload of
+ * crt/math_functions.h, the mixed int/unsigned ones included), which clang's
+ * CUDA headers declare for device code only: legacy host code that calls
+ * max(1, n) would be a parse error of its own. */
+#define __WL_HOST_MINMAX(R, A, B)                                                              \
+  static inline __attribute__((host)) R min(A a, B b) { return a < b ? (R)a : (R)b; }          \
+  static inline __attribute__((host)) R max(A a, B b) { return a > b ? (R)a : (R)b; }
+__WL_HOST_MINMAX(int, int, int)
+__WL_HOST_MINMAX(unsigned int, unsigned int, unsigned int)
+__WL_HOST_MINMAX(unsigned int, int, unsigned int)
+__WL_HOST_MINMAX(unsigned int, unsigned int, int)
+__WL_HOST_MINMAX(long, long, long)
+__WL_HOST_MINMAX(unsigned long, unsigned long, unsigned long)
+__WL_HOST_MINMAX(unsigned long, long, unsigned long)
+__WL_HOST_MINMAX(unsigned long, unsigned long, long)
+__WL_HOST_MINMAX(long long, long long, long long)
+__WL_HOST_MINMAX(unsigned long long, unsigned long long, unsigned long long)
+__WL_HOST_MINMAX(unsigned long long, long long, unsigned long long)
+__WL_HOST_MINMAX(unsigned long long, unsigned long long, long long)
+__WL_HOST_MINMAX(float, float, float)
+__WL_HOST_MINMAX(double, double, double)
+__WL_HOST_MINMAX(double, float, double)
+__WL_HOST_MINMAX(double, double, float)
+#undef __WL_HOST_MINMAX
 #if __CUDACC_VER_MAJOR__ >= 12
 /* A kernel launch (k<<<g, b>>>()) in device-side parsing is checked against
  * cudaConfigureCall, which CUDA 12 removed from its headers. */

@@ -252,16 +252,49 @@ __WL_MATH1(erf) __WL_MATH1(erfc) __WL_MATH1(cbrt) __WL_MATH1(rcbrt)
 __WL_MATH2(pow) __WL_MATH2(fmin) __WL_MATH2(fmax) __WL_MATH2(atan2) __WL_MATH2(fmod) __WL_MATH2(hypot)
 __WL_MATH2(copysign)
 #undef __WL_MATH2
+/* Their host declarations, as glibc's <math.h> makes them (which nvcc's
+ * cuda_runtime.h includes for host code, so that legacy host code calls
+ * ceil or log2 without including it); a later <math.h> or <cmath> redeclares
+ * them alike. */
+extern "C" {
+#define __WL_HMATH1(fn) __host__ double fn(double) noexcept; __host__ float fn##f(float) noexcept;
+#define __WL_HMATH2(fn)                                                           \
+  __host__ double fn(double, double) noexcept; __host__ float fn##f(float, float) noexcept;
+__WL_HMATH1(sqrt) __WL_HMATH1(exp) __WL_HMATH1(exp2) __WL_HMATH1(expm1) __WL_HMATH1(log)
+__WL_HMATH1(log2) __WL_HMATH1(log10) __WL_HMATH1(log1p) __WL_HMATH1(sin) __WL_HMATH1(cos)
+__WL_HMATH1(tan) __WL_HMATH1(asin) __WL_HMATH1(acos) __WL_HMATH1(atan) __WL_HMATH1(sinh)
+__WL_HMATH1(cosh) __WL_HMATH1(tanh) __WL_HMATH1(fabs) __WL_HMATH1(floor) __WL_HMATH1(ceil)
+__WL_HMATH1(round) __WL_HMATH1(rint) __WL_HMATH1(trunc) __WL_HMATH1(erf) __WL_HMATH1(erfc)
+__WL_HMATH1(cbrt)
+__WL_HMATH2(pow) __WL_HMATH2(fmin) __WL_HMATH2(fmax) __WL_HMATH2(atan2) __WL_HMATH2(fmod)
+__WL_HMATH2(hypot) __WL_HMATH2(copysign)
+#undef __WL_HMATH1
+#undef __WL_HMATH2
+}
 static __device__ __inline__ float fmaf(float a, float b, float c) { return a * b + c; }
 static __device__ __inline__ double fma(double a, double b, double c) { return a * b + c; }
 static __device__ __inline__ void sincosf(float x, float *s, float *c) { *s = x; *c = x; }
 static __device__ __inline__ void __sincosf(float x, float *s, float *c) { *s = x; *c = x; }
 static __device__ __inline__ int abs(int x) { return x < 0 ? -x : x; }
-__device__ __host__ inline int min(int a, int b) { return a < b ? a : b; }
-__device__ __host__ inline int max(int a, int b) { return a > b ? a : b; }
-__device__ __host__ inline unsigned int min(unsigned int a, unsigned int b) { return a < b ? a : b; }
-__device__ __host__ inline unsigned int max(unsigned int a, unsigned int b) { return a > b ? a : b; }
-__device__ __host__ inline float min(float a, float b) { return a < b ? a : b; }
-__device__ __host__ inline float max(float a, float b) { return a > b ? a : b; }
-__device__ __host__ inline double min(double a, double b) { return a < b ? a : b; }
-__device__ __host__ inline double max(double a, double b) { return a > b ? a : b; }
+/* min and max with CUDA's overloads (crt/math_functions.h), the mixed ones
+ * included: legacy host code calls max(1, n) with an unsigned n. */
+#define __WL_MINMAX(R, A, B)                                                      \
+  __device__ __host__ inline R min(A a, B b) { return a < b ? (R)a : (R)b; }     \
+  __device__ __host__ inline R max(A a, B b) { return a > b ? (R)a : (R)b; }
+__WL_MINMAX(int, int, int)
+__WL_MINMAX(unsigned int, unsigned int, unsigned int)
+__WL_MINMAX(unsigned int, int, unsigned int)
+__WL_MINMAX(unsigned int, unsigned int, int)
+__WL_MINMAX(long, long, long)
+__WL_MINMAX(unsigned long, unsigned long, unsigned long)
+__WL_MINMAX(unsigned long, long, unsigned long)
+__WL_MINMAX(unsigned long, unsigned long, long)
+__WL_MINMAX(long long, long long, long long)
+__WL_MINMAX(unsigned long long, unsigned long long, unsigned long long)
+__WL_MINMAX(unsigned long long, long long, unsigned long long)
+__WL_MINMAX(unsigned long long, unsigned long long, long long)
+__WL_MINMAX(float, float, float)
+__WL_MINMAX(double, double, double)
+__WL_MINMAX(double, float, double)
+__WL_MINMAX(double, double, float)
+#undef __WL_MINMAX
