@@ -7,6 +7,10 @@
 # `time`); on a shared machine wall times vary with the other load. Checks
 # that the output does not depend on -j and that -j2 is faster than -j1 (on 2+
 # cores); exit 1 if not.
+# With a CUDA toolkit found (see --version), it then times toolkit mode against
+# the built-in prelude (--no-cuda-path) at -j2 in R pairs of back-to-back runs
+# and prints each pair's ratio and their median (the goal: 1.5x or
+# less). Every run passes --no-cache: the result cache would serve the files.
 # Usage: scripts/bench.sh [warplint-binary] [min-files (default 240)] [runs (default 3)]
 #        scripts/bench.sh --scaling|--smoke [warplint-binary]   (scripts/bench-scaling.sh)
 set -eu
@@ -43,14 +47,14 @@ have_time=no
 [ -x /usr/bin/time ] && /usr/bin/time -v true >/dev/null 2>&1 && have_time=yes
 run() {
   if [ "$have_time" = yes ]; then
-    /usr/bin/time -v -o "$D/time" "$WL" -j"$1" --color=never "$D/tree" >"$D/out.$1" 2>/dev/null || true
+    /usr/bin/time -v -o "$D/time" "$WL" --no-cache -j"$1" --color=never $MODE "$D/tree" >"$D/out.$1$MODE" 2>/dev/null || true
     wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$D/time" |
       awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; printf "%.2f", s }')
     rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$D/time")
     cpu=$(sed -n 's/.*\(User\|System\) time (seconds): //p' "$D/time" | awk '{ s += $1 } END { printf "%.2f", s }')
   else
     t0=$(date +%s.%N)
-    "$WL" -j"$1" --color=never "$D/tree" >"$D/out.$1" 2>/dev/null || true
+    "$WL" --no-cache -j"$1" --color=never $MODE "$D/tree" >"$D/out.$1$MODE" 2>/dev/null || true
     t1=$(date +%s.%N)
     wall=$(echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }')
     rss=0
@@ -59,6 +63,7 @@ run() {
   echo "$wall $rss $cpu"
 }
 
+MODE= # the CUDA headers: the run's default (a toolkit when one is found)
 wall_1=0
 wall_2=0
 jobs_list="1 2"
@@ -97,5 +102,31 @@ echo "speedup -j2 over -j1: ${speedup}x"
 if [ "$NPROC" -ge 2 ] && ! echo "$wall_1 $wall_2" | awk '{ exit !($2 < $1) }'; then
   echo "FAIL: -j2 is not faster than -j1"
   status=1
+fi
+# --- toolkit mode against the prelude, paired runs -----------------------------------
+if "$WL" --version | grep -q "built-in CUDA prelude"; then
+  echo "toolkit/prelude: no CUDA toolkit found (only the prelude): not compared"
+else
+  pj=2
+  [ "$NPROC" -lt 2 ] && pj=1
+  echo "toolkit/prelude at -j$pj, $RUNS pairs (prelude run, then toolkit run):"
+  ratios=""
+  r=0
+  while [ "$r" -lt "$RUNS" ]; do
+    MODE=--no-cuda-path
+    # shellcheck disable=SC2046
+    set -- $(run "$pj")
+    p=$1
+    MODE=
+    # shellcheck disable=SC2046
+    set -- $(run "$pj")
+    t=$1
+    ratio=$(echo "$t $p" | awk '{ printf "%.2f", ($2 > 0 ? $1 / $2 : 0) }')
+    printf '  pair %d: prelude %ss, toolkit %ss, ratio %sx\n' $((r + 1)) "$p" "$t" "$ratio"
+    ratios="$ratios $ratio"
+    r=$((r + 1))
+  done
+  median=$(echo "$ratios" | tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+  echo "toolkit/prelude ratio (median of $RUNS pairs, -j$pj): ${median}x"
 fi
 exit "$status"

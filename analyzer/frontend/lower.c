@@ -22,8 +22,12 @@ char *lower_take(lower_ctx *L, CXString s) {
 }
 
 /* The entry of file f: found by its pointer (a hash map), else by
- * clang_File_isEqual (once per pointer), else added. */
-static file_name *file_info(lower_ctx *L, CXFile f) {
+ * clang_File_isEqual (once per pointer), else added. in_f is a location whose
+ * expansion lies in f, or a null location: whether f is a system header is
+ * asked of it, since clang_getLocationForOffset on a file of the precompiled
+ * header makes clang load every source-location entry of that header (the
+ * toolkit's: tens of thousands) to find the file, once per parse. */
+static file_name *file_info_at(lower_ctx *L, CXFile f, CXSourceLocation in_f) {
   uintptr_t at = (uintptr_t)wl_hmap_get(&L->file_index, f);
   if (at)
     return &L->files[at - 1];
@@ -47,19 +51,36 @@ static file_name *file_info(lower_ctx *L, CXFile f) {
     fn->name = lower_take(L, s);
   }
   fn->prelude = strncmp(fn->name, WL_PRELUDE_DIR, strlen(WL_PRELUDE_DIR)) == 0;
-  fn->system = !fn->main && !fn->prelude &&
-               clang_Location_isInSystemHeader(clang_getLocationForOffset(L->ctu, f, 0));
+  fn->system = false;
+  if (!fn->main && !fn->prelude) {
+    void *known = L->system_names ? wl_hmap_get(L->system_names, fn->name) : NULL;
+    if (known) {
+      fn->system = known == (void *)1;
+    } else {
+      bool no_loc = clang_equalLocations(in_f, clang_getNullLocation());
+      fn->system = clang_Location_isInSystemHeader(
+          no_loc ? clang_getLocationForOffset(L->ctu, f, 0) : in_f);
+      if (L->system_names)
+        wl_hmap_put(L->system_names, wl_xstrdup(fn->name), (void *)(uintptr_t)(fn->system ? 1 : 2),
+                    false);
+    }
+  }
   fn->has_code = false;
   if (f)
     wl_hmap_put(&L->file_index, f, (void *)(uintptr_t)L->nfiles, false);
   return fn;
 }
 
-static wl_loc mkloc_raw(lower_ctx *L, CXFile f, unsigned line, unsigned col, unsigned off) {
+static file_name *file_info(lower_ctx *L, CXFile f) {
+  return file_info_at(L, f, clang_getNullLocation());
+}
+
+static wl_loc mkloc_raw(lower_ctx *L, CXFile f, unsigned line, unsigned col, unsigned off,
+                         CXSourceLocation at) {
   wl_loc l = {0};
   if (!f)
     return l;
-  l.file = file_info(L, f)->name;
+  l.file = file_info_at(L, f, at)->name;
   l.line = line;
   l.col = col;
   l.offset = off;
@@ -70,14 +91,14 @@ wl_loc lower_expansion_loc(lower_ctx *L, CXSourceLocation sl) {
   CXFile f = NULL;
   unsigned line = 0, col = 0, off = 0;
   clang_getExpansionLocation(sl, &f, &line, &col, &off);
-  return mkloc_raw(L, f, line, col, off);
+  return mkloc_raw(L, f, line, col, off, sl);
 }
 
 static wl_loc spelling_loc(lower_ctx *L, CXSourceLocation sl) {
   CXFile f = NULL;
   unsigned line = 0, col = 0, off = 0;
   clang_getSpellingLocation(sl, &f, &line, &col, &off);
-  return mkloc_raw(L, f, line, col, off);
+  return mkloc_raw(L, f, line, col, off, clang_getNullLocation());
 }
 
 static wl_range mkrange(lower_ctx *L, CXCursor c) {
@@ -494,7 +515,7 @@ static bool in_prelude_or_system(lower_ctx *L, CXCursor decl) {
   clang_getExpansionLocation(sl, &f, NULL, NULL, NULL);
   if (!f)
     return true; /* builtins */
-  return file_info(L, f)->prelude;
+  return file_info_at(L, f, sl)->prelude;
 }
 
 static bool within(wl_range outer, wl_range inner) {
@@ -1330,9 +1351,10 @@ static wl_func *lower_function(lower_ctx *L, CXCursor c, unsigned extra) {
   f->flags = extra;
   {
     CXFile ff = NULL;
-    clang_getExpansionLocation(clang_getCursorLocation(c), &ff, NULL, NULL, NULL);
+    CXSourceLocation cl = clang_getCursorLocation(c);
+    clang_getExpansionLocation(cl, &ff, NULL, NULL, NULL);
     if (ff)
-      file_info(L, ff)->has_code = true;
+      file_info_at(L, ff, cl)->has_code = true;
   }
   f->parent = L->cur_func;
   if (L->cur_func && (extra & WL_F_LAMBDA))
@@ -1399,7 +1421,7 @@ static bool user_code(lower_ctx *L, CXCursor c) {
     return false;
   CXFile f = NULL;
   clang_getExpansionLocation(sl, &f, NULL, NULL, NULL);
-  return f && !file_info(L, f)->prelude;
+  return f && !file_info_at(L, f, sl)->prelude;
 }
 
 static bool has_body(CXCursor c) {
@@ -1419,11 +1441,12 @@ enum CXChildVisitResult lower_macro_visitor(CXCursor c, CXCursor parent, CXClien
   CXSourceRange r = clang_getCursorExtent(c);
   CXFile f = NULL;
   unsigned b = 0, e = 0;
-  clang_getExpansionLocation(clang_getRangeStart(r), &f, NULL, NULL, &b);
+  CXSourceLocation start = clang_getRangeStart(r);
+  clang_getExpansionLocation(start, &f, NULL, NULL, &b);
   clang_getExpansionLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &e);
   if (!f)
     return CXChildVisit_Continue;
-  const file_name *fn = file_info(L, f);
+  const file_name *fn = file_info_at(L, f, start);
   if (fn->prelude || fn->system)
     return CXChildVisit_Continue;
   if (L->nmacros == L->capmacros) {

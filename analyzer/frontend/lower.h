@@ -57,6 +57,11 @@ typedef struct lower_ctx {
   unsigned depth; /* nesting of the statement or expression being lowered */
   bool too_deep;  /* it passed WL_MAX_NESTING: the function is left out */
   wl_vec notices; /* wl_parse_diag*: what was not lowered */
+  /* Header name -> (void *)1 system, (void *)2 not, for the arguments of this
+   * parse, kept by the parser across files: deciding it for a header of the
+   * precompiled header without a location in it costs clang a load of all
+   * that header's source-location entries. Names are strdup'ed. */
+  wl_hmap *system_names;
 } lower_ctx;
 
 /* An instantiation of a function template: its template's USR and arguments. */

@@ -34,19 +34,34 @@ struct wl_parser {
   unsigned arch_asked[WL_ARCH_CACHE], arch_used[WL_ARCH_CACHE];
   size_t narch;
   wl_deps_memo deps; /* the files of the precompiled headers loaded */
+  /* Whether a header (by name) is a system header, for the arguments of
+   * sys_args (a hash of them): learnt once per parser, not once per file
+   * (see lower_ctx.system_names). Names and values are owned. */
+  wl_hmap system_names;
+  uint64_t sys_args;
 };
 
 wl_parser *wl_parser_new(void) {
   wl_parser *p = wl_xcalloc(1, sizeof *p);
   /* declarations of a precompiled header are not visited as the file's own */
   p->index = clang_createIndex(1, 0);
+  wl_hmap_init(&p->system_names, true);
   return p;
+}
+
+static void system_names_clear(wl_parser *p) {
+  for (size_t i = 0; i < p->system_names.cap; i++)
+    free((void *)p->system_names.slots[i].key);
+  wl_hmap_free(&p->system_names);
+  wl_hmap_init(&p->system_names, true);
 }
 
 void wl_parser_free(wl_parser *p) {
   if (!p)
     return;
   wl_deps_memo_free(&p->deps);
+  system_names_clear(p);
+  wl_hmap_free(&p->system_names);
   clang_disposeIndex(p->index);
   free(p);
 }
@@ -187,6 +202,16 @@ static const char *const removed_headers[] = {
 #define PCH_HEADER WL_PRELUDE_DIR "/__warplint_pch.cuh"
 #define REMOVED_DIR WL_PRELUDE_DIR "/removed"
 
+static const char toolkit_pch[] = "#if __has_include(<cooperative_groups.h>)\n"
+                                  "#include <cooperative_groups.h>\n"
+                                  "#endif\n"
+                                  "#if __has_include(<cooperative_groups/reduce.h>)\n"
+                                  "#include <cooperative_groups/reduce.h>\n"
+                                  "#endif\n"
+                                  "#if __has_include(<cooperative_groups/scan.h>)\n"
+                                  "#include <cooperative_groups/scan.h>\n"
+                                  "#endif\n";
+
 /* The arguments and unsaved files of a parse, apart from the main file. */
 typedef struct invocation {
   wl_vec args; /* const char*, some pointing into the buffers below */
@@ -279,7 +304,11 @@ static void invocation_init(invocation *in, const wl_parse_opts *opts, unsigned 
       if (strcmp(wl_prelude_files[i].name, "__warplint_legacy.h") == 0)
         add_unsaved(in, WL_PRELUDE_DIR, wl_prelude_files[i].name, wl_prelude_files[i].text);
   }
-  add_unsaved(in, WL_PRELUDE_DIR, "__warplint_pch.cuh", "");
+  /* with a toolkit, the precompiled header also holds its cooperative groups
+   * (namespaced, so invisible to code that does not include them): a file
+   * that includes <cooperative_groups.h> would otherwise parse its 10,000
+   * lines itself, about 1 s */
+  add_unsaved(in, WL_PRELUDE_DIR, "__warplint_pch.cuh", opts->cuda_path ? toolkit_pch : "");
 }
 
 static void invocation_free(invocation *in) {
@@ -387,6 +416,9 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
     ec = clang_parseTranslationUnit2(p->index, path, (const char *const *)in.args.v, (int)nargs,
                                      in.uf, in.nuf + 1, flags, &ctu);
   }
+  uint64_t args_hash = WL_FNV_START;
+  for (size_t i = 0; i < in.args.n; i++)
+    args_hash = wl_fnv1a(args_hash, in.args.v[i], strlen(in.args.v[i]) + 1);
   invocation_free(&in);
   if (ec != CXError_Success || !ctu) {
     free(text);
@@ -405,6 +437,11 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
   lower_ctx L;
   memset(&L, 0, sizeof L);
   L.tu = tu;
+  if (args_hash != p->sys_args) {
+    system_names_clear(p);
+    p->sys_args = args_hash;
+  }
+  L.system_names = &p->system_names;
   L.ctu = ctu;
   L.main_file = clang_getFile(ctu, path);
   L.main_text = tu->source;
