@@ -431,6 +431,20 @@ START_TEST(test_host_min_max_math) {
 }
 END_TEST
 
+/* An argument converted by a conversion function ("operator int") is an
+ * argument, not an overloaded operator: the call keeps its callee. */
+START_TEST(test_conversion_function_argument) {
+  wl_tu *tu = parse_src("struct A { __device__ operator int() const; };\n"
+                        "__device__ int f(int x) { return x; }\n"
+                        "__global__ void k(A a, int *o) { o[0] = f(a); }\n");
+  const wl_expr *c = nth_expr(func(tu, "k"), WL_E_CALL, "f", 0);
+  ck_assert_ptr_nonnull(c);
+  ck_assert_ptr_nonnull(c->callee);
+  ck_assert_str_eq(c->callee->name, "f");
+  wl_tu_free(tu);
+}
+END_TEST
+
 START_TEST(test_glibc_short_type_names) {
   wl_tu *tu =
       parse_src("__global__ void k(uint *a, ushort b, ulong c) { a[threadIdx.x] = b + c; }\n");
@@ -471,6 +485,7 @@ Suite *wl_suite_ir(void) {
   tcase_add_test(tc, test_template_instantiations);
   tcase_add_test(tc, test_operator_chain_linear);
   tcase_add_test(tc, test_glibc_short_type_names);
+  tcase_add_test(tc, test_conversion_function_argument);
   tcase_add_test(tc, test_half_prelude);
   tcase_add_test(tc, test_host_min_max_math);
   suite_add_tcase(s, tc);

@@ -581,8 +581,14 @@ static wl_expr *lower_call(lower_ctx *L, CXCursor c) {
       nm = ok.v[0];
     CXString sp = clang_getCursorSpelling(nm);
     const char *cs = clang_getCString(sp);
+    /* "operator T" names a conversion function (an argument converted by
+     * one, such as a cooperative-groups tile passed by value), not an
+     * operator: only new, delete and co_await follow a space */
+    bool word_op = cs && cs[8] == ' ' &&
+                   (strncmp(cs + 9, "new", 3) == 0 || strncmp(cs + 9, "delete", 6) == 0 ||
+                    strcmp(cs + 9, "co_await") == 0);
     if (cs && strncmp(cs, "operator", 8) == 0 && !isalnum((unsigned char)cs[8]) && cs[8] != '_' &&
-        cs[8]) {
+        cs[8] && (cs[8] != ' ' || word_op)) {
       opi = (int)i;
       opname = wl_arena_strdup(A(L), cs);
     }
