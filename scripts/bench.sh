@@ -13,10 +13,14 @@
 # less). Every run passes --no-cache: the result cache would serve the files.
 # Usage: scripts/bench.sh [warplint-binary] [min-files (default 240)] [runs (default 3)]
 #        scripts/bench.sh --scaling|--smoke [warplint-binary]   (scripts/bench-scaling.sh)
+#        scripts/bench.sh --cache [warplint-binary] [runs]      (scripts/bench-cache.sh)
+#        scripts/bench.sh --nvcc [warplint-binary] [rounds]     (scripts/bench-nvcc.sh)
 set -eu
 cd "$(dirname "$0")/.."
 # --- issue 19: scaling curves and pathological shapes, a separate script ---------
 case "${1:-}" in --scaling | --smoke) exec scripts/bench-scaling.sh "$@" ;; esac
+# --- issue 19: the result cache (cold/warm) and nvcc ratios, separate scripts -----
+case "${1:-}" in --cache) exec scripts/bench-cache.sh "$@" ;; --nvcc) exec scripts/bench-nvcc.sh "$@" ;; esac
 WL=${1:-build/warplint}
 MIN=${2:-240}
 RUNS=${3:-3}
