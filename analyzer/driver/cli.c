@@ -359,7 +359,8 @@ static void walk_dir(run_ctx *rc, const char *dir, const char *canon_dir, int de
     wl_vec_push(&names, wl_xstrdup(de->d_name));
   }
   closedir(d);
-  qsort(names.v, names.n, sizeof *names.v, cmp_str);
+  if (names.n > 1) /* qsort of an empty directory's NULL list is undefined */
+    qsort(names.v, names.n, sizeof *names.v, cmp_str);
   profile *prof = dir_profile(rc, canon_dir);
   size_t dl = strlen(dir);
   bool slash = dl > 0 && dir[dl - 1] == '/';
