@@ -17,6 +17,7 @@ cd "$(dirname "$0")/.."
 WL=${1:-build/warplint}
 RUNS=${2:-3}
 TREES=${BENCH_TREES:-/tmp/rw/trees}
+unset WARPLINT_CACHE_SIZE
 [ -x "$WL" ] || { echo "bench: $WL not found; build first (scripts/build.sh)" >&2; exit 2; }
 case "$WL" in /*) ;; *) WL="$PWD/$WL" ;; esac
 D=$(mktemp -d)

@@ -14,6 +14,9 @@
 #                   finishes (CI); nothing is timed or compared.
 # Usage: scripts/bench.sh --scaling|--smoke [warplint-binary]
 set -eu
+# the analysis is timed, not the result cache (bench.sh --cache times that):
+# a bound of 0 turns it off, also for a WL_BEFORE that has one
+export WARPLINT_CACHE_SIZE=0
 cd "$(dirname "$0")/.."
 MODE=$1
 WL=${2:-build/warplint}
