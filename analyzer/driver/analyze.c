@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analyses.h"
+#include "buf.h"
 #include "fix.h"
 #include "rules.h"
 #include "suppress.h"
@@ -198,6 +199,212 @@ static wl_parse_status parse_inferring(wl_parser *p, const char *path, const cha
   return st;
 }
 
+/* ---- checking the fixes before they are offered (verify_fixes) -------- */
+
+/* After this many rounds of withdrawing fixes, the file's remaining fixes are
+ * withdrawn as a whole. */
+#define WL_VERIFY_ROUNDS 3
+
+static void withdraw(wl_finding *fd) {
+  wl_fix_clear(fd);
+  wl_finding_add_note(fd, fd->file, fd->line, fd->col,
+                      "automatic fix withdrawn: in the fixed code warplint would still report "
+                      "this or fix it again (a second --fix would change the file); fix it by "
+                      "hand");
+}
+
+static bool same_edit(const wl_edit *a, const wl_edit *b) {
+  return a->offset == b->offset && a->length == b->length && strcmp(a->text, b->text) == 0 &&
+         strcmp(a->file, b->file) == 0;
+}
+
+/* Whether fd (a finding of the plan) has edit e among its edits. */
+static bool has_edit(const wl_finding *fd, const wl_edit *e) {
+  for (size_t k = 0; k < fd->nedits; k++)
+    if (same_edit(&fd->edits[k], e))
+      return true;
+  return false;
+}
+
+/* The 1-based line of byte offset off, given the sorted line starts. */
+static unsigned line_of(const size_t *starts, size_t nlines, size_t off) {
+  size_t lo = 0, hi = nlines;
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (starts[mid] <= off)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return (unsigned)lo + 1;
+}
+
+static bool loc_in(const char *file, unsigned line, const char *path, unsigned first,
+                   unsigned last) {
+  return file && strcmp(file, path) == 0 && line >= first && line <= last;
+}
+
+/* One round: applies the fixes of f that lie in `path`, analyzes the result
+ * and withdraws the fixes whose code is still reported (a fixable finding,
+ * or one of the same rule, on a line the edit wrote) and, for a fixable
+ * finding that no edit wrote, every fix of that rule. Returns how many fixes
+ * it withdrew, 0 when the fixed text is final; -1 when nothing is to fix. */
+/* Where byte offset off of the text lies after the edits; false when an
+ * edit replaces it. */
+static bool moved_offset(const wl_file_fix *ff, unsigned off, size_t *out) {
+  long long delta = 0;
+  for (size_t k = 0; k < ff->nedits; k++) {
+    const wl_edit *e = &ff->edits[k];
+    if (e->offset > off)
+      break;
+    if (e->length && off < e->offset + e->length)
+      return false;
+    delta += (long long)strlen(e->text) - (long long)e->length;
+  }
+  *out = (size_t)((long long)off + delta);
+  return true;
+}
+
+/* Whether g (a finding of the fixed text) is one whose fix an earlier round
+ * withdrew (gone[j]): the same rule at the same place. Its fix stays withdrawn. */
+static bool known_withdrawn(const wl_findings *f, const bool *gone, const wl_file_fix *ff,
+                            const wl_finding *g) {
+  for (size_t j = 0; j < f->n; j++) {
+    size_t at;
+    if (gone[j] && strcmp(f->v[j].rule, g->rule) == 0 && moved_offset(ff, f->v[j].offset, &at) &&
+        at == g->offset)
+      return true;
+  }
+  return false;
+}
+
+static int verify_round(wl_parser *p, const char *path, const char *text, size_t len,
+                        const wl_analyze_opts *vo, wl_findings *f, bool *gone, bool last) {
+  wl_fix_plan plan;
+  wl_fix_plan_build(&plan, f);
+  const wl_file_fix *ff = NULL;
+  for (size_t i = 0; i < plan.nfiles && !ff; i++)
+    if (strcmp(plan.files[i].file, path) == 0 && plan.files[i].nedits > 0)
+      ff = &plan.files[i];
+  if (!ff) {
+    wl_fix_plan_free(&plan);
+    return -1;
+  }
+  wl_buf fixed;
+  wl_buf_init(&fixed);
+  /* a fix that does not apply, or makes text the parser cannot take: none */
+  bool all = !wl_fix_apply_text(text, len, ff->edits, ff->nedits, &fixed) ||
+             memchr(wl_buf_str(&fixed), '\0', fixed.len);
+  wl_findings f2;
+  wl_findings_init(&f2);
+  if (!all) {
+    wl_buf err;
+    wl_buf_init(&err);
+    all = wl_analyze_file_ex(p, path, wl_buf_str(&fixed), vo, &f2, NULL, &err) != WL_PARSE_OK;
+    wl_buf_free(&err);
+  }
+  bool *bad = wl_xcalloc(ff->nedits + 1, sizeof *bad);
+  bool anybad = false;
+  wl_vec rules = {0}; /* rules with a fixable finding that no edit wrote */
+  if (!all) {
+    wl_findings_sort_dedup(&f2);
+    /* the lines of the fixed text that each edit wrote */
+    size_t nlines = 1, cap = 64;
+    size_t *starts = wl_xmalloc(cap * sizeof *starts);
+    starts[0] = 0;
+    for (size_t i = 0; i < fixed.len; i++)
+      if (fixed.data[i] == '\n') {
+        if (nlines == cap) {
+          cap *= 2;
+          starts = wl_xrealloc(starts, cap * sizeof *starts);
+        }
+        starts[nlines++] = i + 1;
+      }
+    unsigned *first = wl_xcalloc(ff->nedits + 1, sizeof *first);
+    unsigned *lastl = wl_xcalloc(ff->nedits + 1, sizeof *lastl);
+    long long delta = 0;
+    for (size_t k = 0; k < ff->nedits; k++) {
+      const wl_edit *e = &ff->edits[k];
+      size_t tl = strlen(e->text);
+      size_t ns = (size_t)((long long)e->offset + delta);
+      first[k] = line_of(starts, nlines, ns);
+      /* the last line written; an insertion also reaches the line it precedes */
+      lastl[k] = line_of(starts, nlines, tl && e->length ? ns + tl - 1 : ns + tl);
+      delta += (long long)tl - (long long)e->length;
+    }
+    wl_fix_plan plan2;
+    wl_fix_plan_build(&plan2, &f2);
+    for (size_t i = 0; i < f2.n; i++) {
+      const wl_finding *g = &f2.v[i];
+      bool fixable = false;
+      for (size_t k = 0; k < g->nedits && plan2.taken[i]; k++)
+        fixable |= strcmp(g->edits[k].file, path) == 0;
+      bool hit = false;
+      for (size_t k = 0; k < ff->nedits; k++) {
+        bool in = loc_in(g->file, g->line, path, first[k], lastl[k]);
+        for (size_t m = 0; m < g->nnotes && !in; m++)
+          in = loc_in(g->notes[m].file, g->notes[m].line, path, first[k], lastl[k]);
+        if (!in)
+          continue;
+        bool same_rule = false;
+        for (size_t j = 0; j < f->n && !same_rule && !fixable; j++)
+          same_rule = plan.taken[j] && strcmp(f->v[j].rule, g->rule) == 0 &&
+                      has_edit(&f->v[j], &ff->edits[k]);
+        if (fixable || same_rule)
+          bad[k] = hit = anybad = true;
+      }
+      if (fixable && !hit && !known_withdrawn(f, gone, ff, g))
+        wl_vec_push(&rules, (void *)g->rule);
+    }
+    wl_fix_plan_free(&plan2);
+    free(first);
+    free(lastl);
+    free(starts);
+  }
+  if (last && (anybad || rules.n))
+    all = true;
+  int withdrawn = 0;
+  for (size_t j = 0; j < f->n; j++) {
+    wl_finding *fd = &f->v[j];
+    bool here = false;
+    for (size_t k = 0; k < fd->nedits; k++)
+      here |= strcmp(fd->edits[k].file, path) == 0;
+    if (!plan.taken[j] || !here)
+      continue;
+    bool drop = all;
+    for (size_t k = 0; k < ff->nedits && !drop; k++)
+      drop = bad[k] && has_edit(fd, &ff->edits[k]);
+    for (size_t r = 0; r < rules.n && !drop; r++)
+      drop = strcmp(rules.v[r], fd->rule) == 0;
+    if (drop) {
+      withdraw(fd);
+      gone[j] = true;
+      withdrawn++;
+    }
+  }
+  wl_vec_free(&rules);
+  free(bad);
+  wl_findings_free(&f2);
+  wl_buf_free(&fixed);
+  wl_fix_plan_free(&plan);
+  return withdrawn;
+}
+
+/* Withdraws the fixes of f (the file's own findings, sorted) that a second
+ * --fix would not leave alone (wl_analyze_opts.verify_fixes). */
+static void verify_fixes(wl_parser *p, const char *path, const char *text, size_t len,
+                         const wl_analyze_opts *o, wl_findings *f) {
+  wl_analyze_opts vo = *o;
+  vo.verify_fixes = false;
+  vo.report_header = NULL; /* the file's own findings only */
+  vo.parse.verbose = false;
+  bool *gone = wl_xcalloc(f->n + 1, sizeof *gone);
+  for (int round = 0; round <= WL_VERIFY_ROUNDS; round++)
+    if (verify_round(p, path, text, len, &vo, f, gone, round == WL_VERIFY_ROUNDS) <= 0)
+      break;
+  free(gone);
+}
+
 wl_parse_status wl_analyze_file_ex(wl_parser *p, const char *path, const char *contents,
                                    const wl_analyze_opts *o, wl_findings *out,
                                    wl_analyze_info *info, wl_buf *err) {
@@ -247,7 +454,16 @@ wl_parse_status wl_analyze_file_ex(wl_parser *p, const char *path, const char *c
         info->nerrors++;
     }
   tu->main_display = path;
-  wl_run_rules(tu, path, o, out);
+  if (o->verify_fixes) {
+    wl_findings own;
+    wl_findings_init(&own);
+    wl_run_rules(tu, path, o, &own);
+    wl_findings_sort_dedup(&own);
+    verify_fixes(p, path, tu->source, tu->source_len, o, &own);
+    wl_findings_move(out, &own);
+  } else {
+    wl_run_rules(tu, path, o, out);
+  }
   /* each reported header in turn, as if it were the file analyzed */
   const char *main_path = tu->path, *main_source = tu->source;
   size_t main_len = tu->source_len;

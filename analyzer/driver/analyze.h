@@ -33,6 +33,12 @@ typedef struct wl_analyze_opts {
    * found. NULL: no inference. */
   char *(*infer_include)(const char *name, const char *includer, void *ud);
   void *infer_ud;
+  /* The automatic fixes of the file's own findings are checked before they
+   * are offered (--fix, --diff, --export-fixes): the fixed text is analyzed
+   * again, and a fix is withdrawn (with a note) when warplint would still
+   * find something there to fix or the same rule's finding in the code it
+   * wrote, so that a second --fix never changes the file. */
+  bool verify_fixes;
 } wl_analyze_opts;
 
 /* A header whose findings were reported: the path they carry, and a hash

@@ -863,6 +863,7 @@ static void prepare_job(run_ctx *rc, job *j) {
   j->ao.enabled = j->prof ? j->prof->enabled : NULL;
   j->ao.severity = cfg ? cfg->severity : NULL;
   j->ao.report_unused_suppressions = o->report_unused;
+  j->ao.verify_fixes = o->fix || o->diff || o->export_fixes;
   wl_analysis_settings_init(&j->settings);
   if (cfg && cfg->whole_warps >= 0) /* config: -1 unset, 0 false, 1 true */
     j->settings.lanes.whole_warps = cfg->whole_warps;

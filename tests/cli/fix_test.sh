@@ -119,6 +119,21 @@ else
   echo "note: nvcc not found; the sm_90 build of the fixed examples is not checked"
 fi
 
+# a fix that warplint would still report (or fix again) in the code it wrote
+# is withdrawn before anything is written: a second --fix never changes a file
+# (the fuzzer's inputs where missing-syncwarp's fix was not idempotent)
+mkdir -p "$T/fz"
+cp tests/fuzz/regressions/fix-not-idempotent-syncwarp-block.cu tests/fuzz/regressions/fix-not-idempotent-syncwarp-repeat.cu "$T/fz/"
+"$WL" --fix "$T/fz" >"$T/out" 2>"$T/err"
+contains "$T/out" "automatic fix withdrawn: in the fixed code warplint would still report" "a fix that does not remove its finding is withdrawn"
+contains "$T/err" "warplint: fixed 2 findings in 1 file" "the fixes that remove their findings are kept"
+cp -r "$T/fz" "$T/fz1"
+"$WL" --fix "$T/fz" >"$T/out" 2>"$T/err"
+contains "$T/err" "fixed 0 findings in 0 files" "second --fix on the fuzzer's inputs fixes nothing"
+if diff -r "$T/fz" "$T/fz1" >"$T/fz.diff"; then ok; else fail "second --fix changed the fuzzer's inputs"; head -20 "$T/fz.diff"; fi
+expect_exit 0 -- "$WL" --diff "$T/fz"
+contains "$T/err" "--diff changes nothing" "nothing left to fix after --fix"
+
 # errors: a read-only directory cannot take the temporary file; the file is untouched
 if [ "$(id -u)" -ne 0 ]; then
   mkdir "$T/ro"; cp "$T/orig/fix_hoisted.cu" "$T/ro/"; chmod 0555 "$T/ro"

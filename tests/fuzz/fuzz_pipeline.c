@@ -101,6 +101,7 @@ static void analyze(wl_parser *p, const char *text, wl_findings *f) {
   memset(&ao, 0, sizeof ao);
   ao.parse.arch = 75;
   ao.report_unused_suppressions = true;
+  ao.verify_fixes = true; /* as --fix, --diff and --export-fixes run */
   wl_buf err;
   wl_buf_init(&err);
   wl_findings_init(f);
