@@ -75,7 +75,7 @@ START_TEST(test_write_then_match) {
   legacy(&f, file, 0);
   wl_buf err;
   wl_buf_init(&err);
-  ck_assert_msg(wl_baseline_write(base, &f, &err), "%s", wl_buf_str(&err));
+  ck_assert_msg(wl_baseline_write(base, NULL, &f, &err), "%s", wl_buf_str(&err));
   wl_findings_free(&f);
   ck_assert_uint_eq(count_entries(&d), 1); /* no temporary file left */
 
@@ -126,7 +126,7 @@ START_TEST(test_rewrite_keeps_mode) {
   legacy(&f, "k.cu", 0);
   wl_buf err;
   wl_buf_init(&err);
-  ck_assert(wl_baseline_write(base, &f, &err));
+  ck_assert(wl_baseline_write(base, NULL, &f, &err));
   struct stat st;
   ck_assert_int_eq(stat(base, &st), 0);
   ck_assert_int_eq(st.st_mode & 0777, 0640);
@@ -134,7 +134,7 @@ START_TEST(test_rewrite_keeps_mode) {
   /* a directory that does not exist: an error, nothing written */
   char bad[160];
   snprintf(bad, sizeof bad, "%s/missing/b.json", d.path);
-  ck_assert(!wl_baseline_write(bad, &f, &err));
+  ck_assert(!wl_baseline_write(bad, NULL, &f, &err));
   ck_assert_ptr_nonnull(strstr(wl_buf_str(&err), "missing/b.json"));
   wl_findings_free(&f);
   wl_buf_free(&err);

@@ -71,31 +71,6 @@ START_TEST(test_apply_text) {
 }
 END_TEST
 
-START_TEST(test_atomic_write_keeps_mode) {
-  char path[] = "/tmp/warplint-fix-XXXXXX";
-  int fd = mkstemp(path);
-  ck_assert_int_ge(fd, 0);
-  ck_assert_int_eq(write(fd, "old\n", 4), 4);
-  close(fd);
-  ck_assert_int_eq(chmod(path, 0751), 0);
-  wl_buf err;
-  wl_buf_init(&err);
-  ck_assert(wl_write_file_atomic(path, "new contents\n", 13, &err));
-  struct stat st;
-  ck_assert_int_eq(stat(path, &st), 0);
-  ck_assert_uint_eq(st.st_mode & 07777, 0751);
-  size_t len = 0;
-  char *back = wl_read_file(path, &len);
-  ck_assert_str_eq(back, "new contents\n");
-  free(back);
-  /* a file that does not exist is not created */
-  ck_assert(!wl_write_file_atomic("/nonexistent-dir/x.cu", "x", 1, &err));
-  ck_assert_ptr_nonnull(strstr(wl_buf_str(&err), "/nonexistent-dir/x.cu"));
-  wl_buf_free(&err);
-  remove(path);
-}
-END_TEST
-
 /* wl_fix_write: the contents analyzed, the kind of file, links, roots. */
 static char *write_tmp(const char *dir, const char *name, const char *text) {
   size_t n = strlen(dir) + strlen(name) + 2;
@@ -128,6 +103,101 @@ static void assert_contents(const char *path, const char *want) {
   ck_assert_str_eq(back, want);
   free(back);
 }
+
+/* wl_write_output (-o, --export-fixes, --write-baseline): the mechanism of
+ * --fix for outputs. */
+START_TEST(test_write_output) {
+  char dir[] = "/tmp/warplint-out-XXXXXX";
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  char *real = realpath(dir, NULL);
+  wl_buf err;
+  wl_buf_init(&err);
+  /* an existing file: replaced, its mode kept, no temporary file left */
+  char *path = write_tmp(real, "r.json", "old\n");
+  ck_assert_int_eq(chmod(path, 0751), 0);
+  ck_assert(wl_write_output(path, "-o", real, "new contents\n", 13, &err));
+  struct stat st;
+  ck_assert_int_eq(stat(path, &st), 0);
+  ck_assert_uint_eq(st.st_mode & 07777, 0751);
+  assert_contents(path, "new contents\n");
+  /* a new file: 0666 less the umask */
+  char newp[512];
+  snprintf(newp, sizeof newp, "%s/new.json", real);
+  mode_t um = umask(022);
+  ck_assert(wl_write_output(newp, "-o", real, "x", 1, &err));
+  umask(um);
+  ck_assert_int_eq(stat(newp, &st), 0);
+  ck_assert_uint_eq(st.st_mode & 07777, 0644);
+  /* a directory that does not exist: an error naming the file */
+  ck_assert(!wl_write_output("/nonexistent-dir/x.json", "-o", NULL, "x", 1, &err));
+  ck_assert_ptr_nonnull(strstr(wl_buf_str(&err), "/nonexistent-dir/x.json"));
+  /* a symbolic link inside the root: written through, still a link */
+  char lnk[512];
+  snprintf(lnk, sizeof lnk, "%s/link.json", real);
+  ck_assert_int_eq(symlink("r.json", lnk), 0);
+  ck_assert(wl_write_output(lnk, "-o", real, "via link\n", 9, &err));
+  ck_assert_int_eq(lstat(lnk, &st), 0);
+  ck_assert(S_ISLNK(st.st_mode));
+  assert_contents(path, "via link\n");
+  /* ... leading outside the root: refused, the target untouched */
+  wl_buf_free(&err);
+  char sub[512], out[512];
+  snprintf(sub, sizeof sub, "%s/sub", real);
+  ck_assert_int_eq(mkdir(sub, 0755), 0);
+  snprintf(out, sizeof out, "%s/sub/out.json", real);
+  ck_assert_int_eq(symlink("../r.json", out), 0);
+  ck_assert(!wl_write_output(out, "-o", sub, "no\n", 3, &err));
+  ck_assert_ptr_nonnull(strstr(wl_buf_str(&err), "a symbolic link to"));
+  ck_assert_ptr_nonnull(strstr(wl_buf_str(&err), "not written"));
+  assert_contents(path, "via link\n");
+  ck_assert_int_eq(lstat(out, &st), 0);
+  ck_assert(S_ISLNK(st.st_mode));
+  /* a dangling link: refused */
+  wl_buf_free(&err);
+  char dang[512];
+  snprintf(dang, sizeof dang, "%s/dangling.json", real);
+  ck_assert_int_eq(symlink("missing.json", dang), 0);
+  ck_assert(!wl_write_output(dang, "-o", real, "no\n", 3, &err));
+  ck_assert_ptr_nonnull(strstr(wl_buf_str(&err), "does not lead to a file"));
+  /* a FIFO: refused, never opened (no hang), still a FIFO */
+  wl_buf_free(&err);
+  char fifo[512];
+  snprintf(fifo, sizeof fifo, "%s/fifo", real);
+  ck_assert_int_eq(mkfifo(fifo, 0644), 0);
+  ck_assert(!wl_write_output(fifo, "--export-fixes", real, "no\n", 3, &err));
+  ck_assert_ptr_nonnull(strstr(wl_buf_str(&err), "a FIFO; --export-fixes rewrites only regular files"));
+  ck_assert_int_eq(lstat(fifo, &st), 0);
+  ck_assert(S_ISFIFO(st.st_mode));
+  /* a directory: refused */
+  wl_buf_free(&err);
+  ck_assert(!wl_write_output(sub, "-o", real, "no\n", 3, &err));
+  ck_assert_ptr_nonnull(strstr(wl_buf_str(&err), "a directory"));
+  /* a read-only file: refused, untouched */
+  wl_buf_free(&err);
+  char *ro = write_tmp(real, "ro.json", "keep\n");
+  ck_assert_int_eq(chmod(ro, 0444), 0);
+  ck_assert(!wl_write_output(ro, "--write-baseline", real, "no\n", 3, &err));
+  ck_assert_ptr_nonnull(strstr(wl_buf_str(&err), "read-only"));
+  assert_contents(ro, "keep\n");
+  /* a file with two hard links: refused, the links kept */
+  wl_buf_free(&err);
+  char *h1 = write_tmp(real, "h1.json", "linked\n");
+  char h2[512];
+  snprintf(h2, sizeof h2, "%s/h2.json", real);
+  ck_assert_int_eq(link(h1, h2), 0);
+  ck_assert(!wl_write_output(h1, "-o", real, "no\n", 3, &err));
+  ck_assert_ptr_nonnull(strstr(wl_buf_str(&err), "hard links"));
+  assert_contents(h2, "linked\n");
+  wl_buf_free(&err);
+  char cmd[600];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", real);
+  ck_assert_int_eq(system(cmd), 0);
+  free(h1);
+  free(ro);
+  free(path);
+  free(real);
+}
+END_TEST
 
 START_TEST(test_fix_write_refusals) {
   char dir[] = "/tmp/warplint-fixw-XXXXXX";
@@ -439,7 +509,7 @@ Suite *wl_suite_fix(void) {
   TCase *tc = tcase_create("engine");
   tcase_add_test(tc, test_plan_skips_overlaps_and_merges_duplicates);
   tcase_add_test(tc, test_apply_text);
-  tcase_add_test(tc, test_atomic_write_keeps_mode);
+  tcase_add_test(tc, test_write_output);
   tcase_add_test(tc, test_fix_write_refusals);
   tcase_add_test(tc, test_fix_write_waits_for_the_lock);
   tcase_add_test(tc, test_unified_diff);

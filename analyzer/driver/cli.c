@@ -1619,8 +1619,9 @@ static bool load_inputs(run_ctx *rc, wl_baseline *bl, bool *have_bl) {
  * something could not be written; *changed says whether any file has edits. */
 /* Whether the output file `path` is one of the run's inputs (an analyzed
  * file, a config, the baseline, the compile database): outputs (--export-fixes,
- * -o) never overwrite one. */
-static bool output_is_input(const run_ctx *rc, const char *path) {
+ * -o, --write-baseline) never overwrite one. The baseline being refreshed
+ * (--baseline F --write-baseline F) is not an input when baseline_ok. */
+static bool output_is_input(const run_ctx *rc, const char *path, bool baseline_ok) {
   const wl_cli_opts *o = rc->o;
   wl_vec in = {0};
   for (size_t i = 0; i < rc->njobs; i++)
@@ -1634,13 +1635,29 @@ static bool output_is_input(const run_ctx *rc, const char *path) {
     for (size_t k = 0; p->has_cfg && k < p->cfg.sources.n; k++)
       wl_vec_push(&in, p->cfg.sources.v[k]);
   }
-  const char *more[] = {o->config, o->baseline, o->compdb};
+  const char *more[] = {o->config, baseline_ok ? NULL : o->baseline, o->compdb};
   for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
     if (more[i])
       wl_vec_push(&in, (void *)more[i]);
   bool hit = wl_path_is_one_of(path, (const char *const *)in.v, in.n);
   wl_vec_free(&in);
   return hit;
+}
+
+/* Writes an output file (-o, --export-fixes, --write-baseline) through
+ * wl_write_output; a symbolic link may lead only inside the project root of
+ * the link's directory. On failure, "who: why" on stderr. */
+static bool write_output(const run_ctx *rc, const char *path, const char *who, const char *data,
+                         size_t len) {
+  char *root = wl_fix_root_of_input(path);
+  wl_buf e;
+  wl_buf_init(&e);
+  bool ok = wl_write_output(path, who, root, data, len, &e);
+  if (!ok)
+    fprintf(rc->err, "warplint: error: %s: %s\n", who, wl_buf_str(&e));
+  wl_buf_free(&e);
+  free(root);
+  return ok;
 }
 
 /* The directories --fix may write in: the project of each input named on
@@ -1702,7 +1719,7 @@ static bool do_fixes(run_ctx *rc, wl_findings *all, FILE *out, bool *changed) {
   wl_fix_plan_build(&plan, all);
   bool ok = true;
   *changed = false;
-  if (o->export_fixes && output_is_input(rc, o->export_fixes)) {
+  if (o->export_fixes && output_is_input(rc, o->export_fixes, false)) {
     fprintf(err, "warplint: error: --export-fixes: %s is one of the inputs; not overwritten\n",
             o->export_fixes);
     ok = false;
@@ -1722,14 +1739,12 @@ static bool do_fixes(run_ctx *rc, wl_findings *all, FILE *out, bool *changed) {
     wl_buf_free(&xnotes);
     if (m)
       fclose(m);
-    wl_buf e;
-    wl_buf_init(&e);
-    if (!wrote || !wl_write_file_atomic(o->export_fixes, yaml, ylen, &e)) {
-      fprintf(err, "warplint: error: --export-fixes: %s\n",
-              e.len ? wl_buf_str(&e) : "cannot write");
+    if (!wrote) {
+      fprintf(err, "warplint: error: --export-fixes: %s: cannot write\n", o->export_fixes);
+      ok = false;
+    } else if (!write_output(rc, o->export_fixes, "--export-fixes", yaml, ylen)) {
       ok = false;
     }
-    wl_buf_free(&e);
     free(yaml);
   }
   wl_vec roots = {0};
@@ -1938,8 +1953,18 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   } else
     collect_paths(&rc);
   skip_duplicates(&rc);
-  if (o.output && output_is_input(&rc, o.output)) {
-    fprintf(err, "warplint: error: -o %s: is one of the inputs; not overwritten\n", o.output);
+  /* an output never overwrites an input (the baseline being refreshed aside) */
+  const char *out_opt = NULL, *out_path = NULL;
+  if (o.output && output_is_input(&rc, o.output, false)) {
+    out_opt = "-o";
+    out_path = o.output;
+  } else if (o.write_baseline && output_is_input(&rc, o.write_baseline, true)) {
+    out_opt = "--write-baseline";
+    out_path = o.write_baseline;
+  }
+  if (out_opt) {
+    fprintf(err, "warplint: error: %s %s: is one of the inputs; not overwritten\n", out_opt,
+            out_path);
     free_ctx(&rc);
     if (have_bl)
       wl_baseline_free(&bl);
@@ -2015,12 +2040,14 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
   if (o.write_baseline) {
     wl_buf berr;
     wl_buf_init(&berr);
-    bool ok = wl_baseline_write(o.write_baseline, &all, &berr);
+    char *link_root = wl_fix_root_of_input(o.write_baseline);
+    bool ok = wl_baseline_write(o.write_baseline, link_root, &all, &berr);
+    free(link_root);
     if (ok)
       fprintf(err, "warplint: %s: %zu finding%s recorded (%zu file%s analyzed)\n", o.write_baseline,
               all.n, all.n == 1 ? "" : "s", analyzed, analyzed == 1 ? "" : "s");
     else
-      fprintf(err, "warplint: error: %s\n", wl_buf_str(&berr));
+      fprintf(err, "warplint: error: --write-baseline: %s\n", wl_buf_str(&berr));
     wl_buf_free(&berr);
     code = ok && nerrors == 0 ? WL_EXIT_CLEAN : WL_EXIT_ERROR;
   } else {
@@ -2079,13 +2106,8 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
       wr |= emit_report(&o, dest, &all, &info);
     if (o.output && dest != out) {
       wr |= fclose(dest) != 0 ? -1 : 0;
-      wl_buf e;
-      wl_buf_init(&e);
-      if (wr == 0 && !wl_write_file_atomic(o.output, report ? report : "", report_len, &e)) {
-        fprintf(err, "warplint: error: -o: %s\n", wl_buf_str(&e));
+      if (wr == 0 && !write_output(&rc, o.output, "-o", report ? report : "", report_len))
         wr = 1; /* reported */
-      }
-      wl_buf_free(&e);
       free(report);
     }
     if (o.format == WL_FMT_TEXT && !o.diff && !o.quiet && !o.statistics &&

@@ -1,4 +1,5 @@
-/* baseline.c - reading, matching and (atomically) writing baseline files. */
+/* baseline.c - reading, matching and writing baseline files (written as
+ * every output is: wl_write_output). */
 #include "baseline.h"
 
 #include <errno.h>
@@ -6,10 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "emit.h"
+#include "fix.h"
 #include "paths.h"
 
 char *wl_baseline_dir(const char *path) {
@@ -145,7 +145,8 @@ size_t wl_baseline_filter(const wl_baseline *b, wl_findings *f) {
   return removed;
 }
 
-bool wl_baseline_write(const char *path, const wl_findings *f, wl_buf *err) {
+bool wl_baseline_write(const char *path, const char *link_root, const wl_findings *f,
+                       wl_buf *err) {
   char *dir = wl_baseline_dir(path);
   char(*fps)[17] = wl_xcalloc(f->n ? f->n : 1, sizeof *fps);
   wl_baseline_fingerprints(f, dir, fps);
@@ -174,38 +175,18 @@ bool wl_baseline_write(const char *path, const wl_findings *f, wl_buf *err) {
   }
   wl_emit_jset(root, "findings", arr);
 
-  /* temporary file next to the target, then rename: never half-written */
-  size_t n = strlen(path) + 16;
-  char *tmp = wl_xmalloc(n);
-  snprintf(tmp, n, "%s.tmp.XXXXXX", path);
+  /* written as every output is (fixwrite.c): temporary file, then rename */
+  char *text = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&text, &len);
   bool ok = false;
-  int fd = mkstemp(tmp);
-  if (fd < 0) {
-    wl_buf_printf(err, "%s: cannot create a temporary file: %s", path, strerror(errno));
-  } else {
-    mode_t mask = umask(0);
-    umask(mask);
-    struct stat st;
-    fchmod(fd, stat(path, &st) == 0 ? (st.st_mode & 07777) : (0666 & ~mask));
-    FILE *out = fdopen(fd, "w");
-    if (!out) {
-      wl_buf_printf(err, "%s: cannot write: %s", path, strerror(errno));
-      close(fd);
-    } else {
-      int wr = wl_emit_jwrite(out, root);
-      int sy = wr == 0 ? fsync(fileno(out)) : 0;
-      int cl = fclose(out);
-      if (wr != 0 || sy != 0 || cl != 0)
-        wl_buf_printf(err, "%s: cannot write: %s", path, strerror(errno ? errno : EIO));
-      else if (rename(tmp, path) != 0)
-        wl_buf_printf(err, "%s: cannot replace: %s", path, strerror(errno));
-      else
-        ok = true;
-    }
-    if (!ok)
-      unlink(tmp);
-  }
-  free(tmp);
+  if (!m)
+    wl_buf_printf(err, "%s: cannot write: %s", path, strerror(errno));
+  else if ((wl_emit_jwrite(m, root) != 0) | (fclose(m) != 0))
+    wl_buf_printf(err, "%s: cannot write: out of memory", path);
+  else
+    ok = wl_write_output(path, "--write-baseline", link_root, text, len, err);
+  free(text);
   json_object_put(root);
   free(fps);
   free(dir);

@@ -36,8 +36,10 @@ void wl_baseline_fingerprints(const wl_findings *f, const char *dir, char (*out)
 /* Removes from f the findings recorded in b; returns how many it removed. */
 size_t wl_baseline_filter(const wl_baseline *b, wl_findings *f);
 
-/* Writes f (sorted and de-duplicated) as a baseline to path, atomically
- * (a temporary file in the same directory, then rename). */
-bool wl_baseline_write(const char *path, const wl_findings *f, wl_buf *err);
+/* Writes f (sorted and de-duplicated) as a baseline to path with
+ * wl_write_output (a temporary file in the same directory, then rename; a
+ * symbolic link written through to a target in link_root, NULL: anywhere). */
+bool wl_baseline_write(const char *path, const char *link_root, const wl_findings *f,
+                       wl_buf *err);
 
 #endif

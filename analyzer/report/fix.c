@@ -1,5 +1,6 @@
-/* fix.c - fix plans (non-overlapping edits), text application, atomic file
- * replacement, unified diffs built from the edits, clang-tidy YAML export. */
+/* fix.c - fix plans (non-overlapping edits), text application, unified diffs
+ * built from the edits, clang-tidy YAML export (files are written by
+ * fixwrite.c). */
 #include "fix.h"
 #include "paths.h"
 
@@ -230,61 +231,6 @@ bool wl_fix_apply_text(const char *text, size_t len, const wl_edit *edits, size_
   }
   wl_buf_add(out, text + pos, len - pos);
   return true;
-}
-
-bool wl_write_file_atomic(const char *path, const char *data, size_t len, wl_buf *err) {
-  struct stat st;
-  if (stat(path, &st) != 0) {
-    if (errno != ENOENT) {
-      wl_buf_printf(err, "cannot stat %s: %s", path, strerror(errno));
-      return false;
-    }
-    mode_t um = umask(0);
-    umask(um);
-    st.st_mode = 0666 & ~um;
-  }
-  size_t n = strlen(path) + 32;
-  char *tmp = wl_xmalloc(n);
-  snprintf(tmp, n, "%s.warplint-XXXXXX", path);
-  int fd = mkstemp(tmp);
-  if (fd < 0) {
-    wl_buf_printf(err, "cannot create a temporary file beside %s: %s", path, strerror(errno));
-    free(tmp);
-    return false;
-  }
-  bool ok = true;
-  size_t done = 0;
-  while (ok && done < len) {
-    ssize_t w = write(fd, data + done, len - done);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0) {
-      wl_buf_printf(err, "cannot write %s: %s", tmp, strerror(errno));
-      ok = false;
-    } else {
-      done += (size_t)w;
-    }
-  }
-  if (ok && fchmod(fd, st.st_mode & 07777) != 0) {
-    wl_buf_printf(err, "cannot set the permissions of %s: %s", tmp, strerror(errno));
-    ok = false;
-  }
-  if (ok && fsync(fd) != 0) {
-    wl_buf_printf(err, "cannot sync %s: %s", tmp, strerror(errno));
-    ok = false;
-  }
-  if (close(fd) != 0 && ok) {
-    wl_buf_printf(err, "cannot close %s: %s", tmp, strerror(errno));
-    ok = false;
-  }
-  if (ok && rename(tmp, path) != 0) {
-    wl_buf_printf(err, "cannot replace %s: %s", path, strerror(errno));
-    ok = false;
-  }
-  if (!ok)
-    unlink(tmp);
-  free(tmp);
-  return ok;
 }
 
 /* ---- unified diff built from the edits -------------------------------- */

@@ -42,11 +42,6 @@ void wl_fix_plan_free(wl_fix_plan *plan);
 /* Applies sorted, non-overlapping edits to text; false when an edit is out of range. */
 bool wl_fix_apply_text(const char *text, size_t len, const wl_edit *edits, size_t n, wl_buf *out);
 
-/* Replaces the file's contents atomically: a temporary file in the same
- * directory, the original permissions (a new file: 0666 less the umask),
- * fsync, rename. On failure the original is untouched and err says why. */
-bool wl_write_file_atomic(const char *path, const char *data, size_t len, wl_buf *err);
-
 /* The --fix write path (fixwrite.c). */
 typedef struct wl_fix_target {
   const char *path;         /* as named by the edits */
@@ -76,6 +71,16 @@ char *wl_fix_read(const char *path, size_t *len, wl_buf *err);
  * - the new file gets the owner and mode of the old one; when the owner
  *   cannot be kept, nothing is written. */
 bool wl_fix_write(const wl_fix_target *t, const wl_edit *edits, size_t n, wl_buf *err);
+
+/* Writes an output file (-o, --export-fixes, --write-baseline) as --fix
+ * writes: a temporary file beside it, fsync, rename; or refuses with
+ * "path: why" in err and leaves it untouched. A new file gets mode 0666 less
+ * the umask; an existing one keeps its owner and mode, and must be a
+ * writable regular file with one hard link; a symbolic link is written
+ * through to its target when that lies in root (canonical; NULL: anywhere),
+ * else refused. who names the option in messages. */
+bool wl_write_output(const char *path, const char *who, const char *root, const char *data,
+                     size_t len, wl_buf *err);
 
 /* Unified diff (--- a/path +++ b/path, 3 lines of context) of applying the
  * sorted, non-overlapping edits to old; each hunk shows whole changed lines. */

@@ -1,8 +1,11 @@
-/* fixwrite.c - the write path of --fix: a file is rewritten only when it is a
- * regular, writable, singly linked file inside the allowed roots that still
- * has the contents that were analyzed, under an exclusive lock held from the
- * re-read to the rename, with its owner and mode kept; a symbolic link is
- * written through to its target and never replaced (see fix.h). */
+/* fixwrite.c - every file warplint writes goes through here: the write path
+ * of --fix (a file is rewritten only when it is a regular, writable, singly
+ * linked file inside the allowed roots that still has the contents that were
+ * analyzed, under an exclusive lock held from the re-read to the rename, with
+ * its owner and mode kept; a symbolic link is written through to its target
+ * and never replaced) and of the outputs -o, --export-fixes and
+ * --write-baseline (the same checks and the same temporary file and rename,
+ * see fix.h). */
 #define _XOPEN_SOURCE 700 /* realpath */
 #define _DEFAULT_SOURCE   /* flock */
 #include <errno.h>
@@ -85,9 +88,19 @@ char *wl_fix_read(const char *path, size_t *len, wl_buf *err) {
 }
 
 /* Writes data to a new temporary file beside target with target's owner and
- * mode (st), then renames it over target. */
+ * mode (st; NULL: a new file, mode 0666 less the umask, the creator's owner),
+ * then renames it over target. */
 static bool replace_file(const char *shown, const char *target, const struct stat *st,
                          const char *data, size_t len, wl_buf *err) {
+  struct stat fresh;
+  bool keep_owner = st != NULL;
+  if (!st) {
+    mode_t um = umask(0);
+    umask(um);
+    memset(&fresh, 0, sizeof fresh);
+    fresh.st_mode = S_IFREG | (0666 & ~um);
+    st = &fresh;
+  }
   size_t n = strlen(target) + 32;
   char *tmp = wl_xmalloc(n);
   snprintf(tmp, n, "%s.warplint-XXXXXX", target);
@@ -111,7 +124,7 @@ static bool replace_file(const char *shown, const char *target, const struct sta
     }
   }
   /* the owner first (changing it clears set-id bits), then the mode */
-  if (ok && (st->st_uid != geteuid() || st->st_gid != getegid()) &&
+  if (ok && keep_owner && (st->st_uid != geteuid() || st->st_gid != getegid()) &&
       fchown(fd, st->st_uid, st->st_gid) != 0) {
     wl_buf_printf(err,
                   "%s: cannot keep its owner (uid %ld, gid %ld) in a rewritten copy: %s; not "
@@ -154,12 +167,12 @@ static bool allowed(const wl_fix_target *t, const char *target) {
   return false;
 }
 
-/* Checks what the file is; false (err set) when it must not be rewritten. */
-static bool check_file(const wl_fix_target *t, const char *target, const struct stat *st,
+/* Checks what the file is; false (err set) when it must not be rewritten.
+ * who: what rewrites it, for the messages ("--fix", "-o"). */
+static bool check_file(const char *p, const char *who, const char *target, const struct stat *st,
                        wl_buf *err) {
-  const char *p = t->path;
   if (!S_ISREG(st->st_mode)) {
-    wl_buf_printf(err, "%s: %s; --fix rewrites only regular files", p, kind_of(st->st_mode));
+    wl_buf_printf(err, "%s: %s; %s rewrites only regular files", p, kind_of(st->st_mode), who);
     return false;
   }
   if ((st->st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0 || access(target, W_OK) != 0) {
@@ -212,7 +225,7 @@ bool wl_fix_write(const wl_fix_target *t, const wl_edit *edits, size_t n, wl_buf
       ok = false;
       break;
     }
-    if (!check_file(t, target, &st, err)) {
+    if (!check_file(p, "--fix", target, &st, err)) {
       ok = false;
       break;
     }
@@ -236,7 +249,7 @@ bool wl_fix_write(const wl_fix_target *t, const wl_edit *edits, size_t n, wl_buf
     if (fstat(fd, &fst) == 0 && lstat(target, &now) == 0 && now.st_dev == fst.st_dev &&
         now.st_ino == fst.st_ino) {
       st = fst;
-      if (!check_file(t, target, &st, err))
+      if (!check_file(p, "--fix", target, &st, err))
         ok = false;
       break;
     }
@@ -272,6 +285,47 @@ bool wl_fix_write(const wl_fix_target *t, const wl_edit *edits, size_t n, wl_buf
     close(fd);
   wl_buf_free(&next);
   free(text);
+  free(target);
+  return ok;
+}
+
+bool wl_write_output(const char *path, const char *who, const char *root, const char *data,
+                     size_t len, wl_buf *err) {
+  struct stat lst;
+  if (lstat(path, &lst) != 0) {
+    if (errno != ENOENT) {
+      wl_buf_printf(err, "%s: cannot stat: %s", path, strerror(errno));
+      return false;
+    }
+    return replace_file(path, path, NULL, data, len, err); /* a new file */
+  }
+  char *target = NULL;
+  if (S_ISLNK(lst.st_mode)) {
+    target = realpath(path, NULL);
+    if (!target) {
+      wl_buf_printf(err, "%s: a symbolic link that does not lead to a file (%s); not written",
+                    path, strerror(errno));
+      return false;
+    }
+    /* a link planted in a checkout must not redirect the output elsewhere */
+    wl_fix_target t = {.path = path, .roots = &root, .nroots = root ? 1 : 0};
+    if (!allowed(&t, target)) {
+      wl_buf_printf(err,
+                    "%s: a symbolic link to %s, outside %s; not written (name the target "
+                    "itself to write it)",
+                    path, target, root);
+      free(target);
+      return false;
+    }
+  }
+  const char *dest = target ? target : path;
+  struct stat st;
+  bool ok = lstat(dest, &st) == 0;
+  if (!ok)
+    wl_buf_printf(err, "%s: cannot stat: %s", path, strerror(errno));
+  else
+    ok = check_file(path, who, dest, &st, err) &&
+         replace_file(path, dest, &st, data, len, err);
   free(target);
   return ok;
 }

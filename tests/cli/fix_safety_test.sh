@@ -2,7 +2,8 @@
 # What --fix must never do: two concurrent runs over 60 files (each file fixed
 # exactly once), read-only files, FIFOs, symbolic links inside and outside
 # the project, hard links, owners, compilation database entries outside the
-# project, and --export-fixes pointed at an input. (A file changed between
+# project, --export-fixes pointed at an input, and the outputs (-o,
+# --export-fixes, --write-baseline): links, inputs, FIFOs, read-only, owner. (A file changed between
 # analysis and write, and the lock, are unit tests of wl_fix_write in
 # tests/test_fix.c.)
 # Usage: fix_safety_test.sh <warplint> <source-dir>
@@ -146,5 +147,66 @@ expect_exit 2 -- "$WL" --export-fixes "$P/.warplint" "$P/src/e.cu"
 contains "$T/err" "is one of the inputs" "export-fixes onto the .warplint"
 expect_exit 1 -- "$WL" --export-fixes "$T/fixes.yaml" "$P/src/e.cu"
 contains "$T/fixes.yaml" "ReplacementText" "export-fixes to a new file still works"
+
+# --- outputs (-o, --export-fixes, --write-baseline): the same mechanism -----------------
+Q="$T/outp"
+mkdir -p "$Q/.git" "$Q/src" "$Q/reports"
+cp "$ORIG" "$Q/src/k.cu"
+# never onto an input
+expect_exit 2 -- "$WL" -o "$Q/src/k.cu" "$Q/src/k.cu"
+contains "$T/err" "error: -o .*k.cu: is one of the inputs; not overwritten" "-o onto an input"
+expect_exit 2 -- "$WL" --write-baseline "$Q/src/k.cu" "$Q/src/k.cu"
+contains "$T/err" "error: --write-baseline .*k.cu: is one of the inputs; not overwritten" "--write-baseline onto an input"
+same "$Q/src/k.cu" "$ORIG" "outputs onto an input: untouched"
+# refreshing the baseline that is read is allowed
+expect_exit 0 -- "$WL" --write-baseline "$Q/b.json" "$Q/src"
+expect_exit 0 -- "$WL" --baseline "$Q/b.json" --write-baseline "$Q/b.json" "$Q/src"
+contains "$Q/b.json" '"warplint_baseline"' "--write-baseline refreshes the baseline it reads"
+# through a symbolic link inside the project: the target is written, the link
+# stays a link, the target's mode is kept
+for opt in -o --export-fixes --write-baseline; do
+  name=$(echo "$opt" | tr -d -)
+  : >"$Q/reports/$name.out"
+  chmod 0640 "$Q/reports/$name.out"
+  ln -s "reports/$name.out" "$Q/$name-link"
+  "$WL" "$opt" "$Q/$name-link" "$Q/src/k.cu" >"$T/out" 2>"$T/err"
+  [ -L "$Q/$name-link" ] && ok || fail "$opt through a link: the link was replaced"
+  [ -s "$Q/reports/$name.out" ] && ok || fail "$opt through a link: the target was not written"
+  [ "$(stat -c %a "$Q/reports/$name.out")" = 640 ] && ok || fail "$opt through a link: mode changed"
+  ls "$Q" "$Q/reports" | grep -q warplint- && fail "$opt: temporary file left" || ok
+done
+contains "$Q/reports/o.out" "legacy-intrinsic" "-o through a link: the report"
+contains "$Q/reports/exportfixes.out" "ReplacementText" "--export-fixes through a link: the YAML"
+contains "$Q/reports/writebaseline.out" '"warplint_baseline"' "--write-baseline through a link: the baseline"
+# a link planted in the checkout that leads outside the project: refused
+printf 'precious\n' >"$T/outside/victim"
+for opt in -o --export-fixes --write-baseline; do
+  ln -sf "$T/outside/victim" "$Q/evil"
+  expect_exit 2 -- "$WL" "$opt" "$Q/evil" "$Q/src/k.cu"
+  contains "$T/err" "error: $opt: .*evil: a symbolic link to .*victim, outside .*outp; not written" "$opt: a link leading outside the project is refused"
+  [ "$(cat "$T/outside/victim")" = precious ] && ok || fail "$opt: the file outside the project was written"
+  [ -L "$Q/evil" ] && ok || fail "$opt: the link was replaced"
+done
+# not a regular file: refused, never opened (no hang)
+mkfifo "$Q/fifo.out"
+expect_exit 2 -- timeout 60 "$WL" -o "$Q/fifo.out" "$Q/src/k.cu"
+contains "$T/err" "fifo.out: a FIFO; -o rewrites only regular files" "-o onto a FIFO refused"
+[ -p "$Q/fifo.out" ] && ok || fail "-o replaced the FIFO"
+expect_exit 2 -- "$WL" --write-baseline "$Q/reports" "$Q/src/k.cu"
+contains "$T/err" "reports: a directory; --write-baseline rewrites only regular files" "--write-baseline onto a directory refused"
+# read-only: refused, untouched
+printf 'old report\n' >"$Q/ro.out"
+chmod 0444 "$Q/ro.out"
+expect_exit 2 -- "$WL" --export-fixes "$Q/ro.out" "$Q/src/k.cu"
+contains "$T/err" "ro.out: the file is read-only" "--export-fixes onto a read-only file refused"
+[ "$(cat "$Q/ro.out")" = "old report" ] && ok || fail "read-only output overwritten"
+# owner and mode kept
+printf 'old\n' >"$Q/own.out"
+chmod 0604 "$Q/own.out"
+if [ "$(id -u)" -eq 0 ]; then chown 4321:4322 "$Q/own.out"; fi
+own_before=$(stat -c %u:%g:%a "$Q/own.out")
+expect_exit 1 -- "$WL" -o "$Q/own.out" "$Q/src/k.cu"
+[ "$(stat -c %u:%g:%a "$Q/own.out")" = "$own_before" ] && ok || fail "-o: owner or mode changed: $(stat -c %u:%g:%a "$Q/own.out") (was $own_before)"
+contains "$Q/own.out" "legacy-intrinsic" "-o onto a file of another owner: written"
 
 finish "fix safety tests"
