@@ -71,7 +71,7 @@ START_TEST(test_crashes_lose_one_job) {
     wl_findings_init(&r.f[i]);
   bool todo[NJOBS] = {true, false, true, true, true, true, true};
   wl_vec ids = {0};
-  wl_iso_opts o = {NJOBS, todo, _i + 1, (size_t)64 << 20, run, done, &r, &ids, 0};
+  wl_iso_opts o = {NJOBS, todo, _i + 1, (size_t)64 << 20, run, done, &r, &ids, 0, 0};
   ck_assert(wl_isolate_run(&o));
   ck_assert_int_eq(r.calls[1], 0); /* not to do */
   for (size_t i = 0; i < NJOBS; i++) {
@@ -135,7 +135,7 @@ START_TEST(test_timeout_stops_one_job) {
     wl_findings_init(&r.f[i]);
   bool todo[NJOBS] = {true, true, true, true, false, false, false};
   wl_vec ids = {0};
-  wl_iso_opts o = {NJOBS, todo, _i + 1, (size_t)64 << 20, run_hang, done, &r, &ids, 1};
+  wl_iso_opts o = {NJOBS, todo, _i + 1, (size_t)64 << 20, run_hang, done, &r, &ids, 1, 0};
   ck_assert(wl_isolate_run(&o));
   for (size_t i = 0; i < 4; i++) {
     ck_assert_int_eq(r.calls[i], 1);

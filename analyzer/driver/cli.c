@@ -1427,8 +1427,11 @@ static void run_jobs(run_ctx *rc, long nthreads, bool headers) {
     nthreads = (long)rs.total;
   if (nthreads < 1)
     nthreads = 1;
-  wl_iso_opts io = {rc->njobs, todo, nthreads,      WL_THREAD_STACK,    iso_run,
-                    iso_done,  &rs,  &rc->rule_ids, rc->o->file_timeout};
+  wl_iso_opts io = {rc->njobs,           todo,
+                    nthreads,            WL_THREAD_STACK,
+                    iso_run,             iso_done,
+                    &rs,                 &rc->rule_ids,
+                    rc->o->file_timeout, (size_t)rc->o->file_memory};
   if (rs.total == 0 || wl_isolate_run(&io)) {
     free(todo);
     if (rs.progress)

@@ -4,6 +4,7 @@
  * serialized, from another. A worker that dies (a signal, an exit) while it
  * holds a job turns that job into an input error; a new worker takes over the
  * remaining jobs. Output does not depend on which worker ran which job. */
+#define _DEFAULT_SOURCE /* wait4 */
 #include "isolate.h"
 
 #include <errno.h>
@@ -14,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -22,6 +25,25 @@
 #include "rules.h"
 #include "suppress.h"
 #include "wire.h"
+
+/* A sanitizer build reserves terabytes of address space for its shadow
+ * memory: no address-space limit there. */
+#if defined(__SANITIZE_ADDRESS__)
+#define WL_NO_AS_LIMIT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) ||                    \
+    __has_feature(thread_sanitizer)
+#define WL_NO_AS_LIMIT 1
+#endif
+#endif
+
+bool wl_isolate_memory_limit_supported(void) {
+#ifdef WL_NO_AS_LIMIT
+  return false;
+#else
+  return true;
+#endif
+}
 
 /* ------------------------------------------------------------------------ */
 /* Serialization (wire.h)                                                   */
@@ -192,6 +214,23 @@ static bool read_all(int fd, char *p, size_t n) {
   return true;
 }
 
+static char *oom_message(const wl_iso_opts *o) {
+  char msg[320];
+  snprintf(msg, sizeof msg,
+           "the analysis of this file ran out of memory (the limit is %zu MiB a worker, "
+           "--file-memory) and was stopped; it was not analyzed, the other files were",
+           o->memory_mib);
+  return wl_xstrdup(msg);
+}
+
+/* Whether a process whose resident memory peaked at maxrss_kib came near
+ * its address-space limit (an allocation that failed there: libclang
+ * recovers from it as from a crash, or aborts). */
+static bool near_limit(const wl_iso_opts *o, long maxrss_kib) {
+  return o->memory_mib > 0 && wl_isolate_memory_limit_supported() &&
+         (long long)maxrss_kib >= (long long)o->memory_mib * 1024 / 2;
+}
+
 typedef struct worker_args {
   const wl_iso_opts *o;
   int cmd, res;
@@ -212,6 +251,15 @@ static void *worker_loop(void *arg) {
     wl_iso_result res;
     memset(&res, 0, sizeof res);
     w->o->run(job, &state, &f, &res, w->o->ud);
+    /* near the memory limit: a failure is for want of memory, and this
+     * worker hands its next jobs to a fresh one */
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    bool retire = getrusage(RUSAGE_SELF, &ru) == 0 && near_limit(w->o, ru.ru_maxrss);
+    if (retire && res.error) {
+      free(res.error);
+      res.error = oom_message(w->o);
+    }
     wl_buf b;
     wl_buf_init(&b);
     wl_wire_put_u64(&b, 0); /* length, filled in below */
@@ -225,7 +273,7 @@ static void *worker_loop(void *arg) {
     wl_findings_free(&f);
     free(res.error);
     free_strs(&res.strs);
-    if (!ok)
+    if (!ok || retire)
       break;
   }
   return NULL;
@@ -279,6 +327,13 @@ static bool start_worker(const wl_iso_opts *o, slot *s, slot *all, long n) {
   if (pid == 0) {
     close(cmd[1]);
     close(res[0]);
+#ifndef WL_NO_AS_LIMIT
+    if (o->memory_mib > 0) { /* an #include of /dev/zero stops here, not at the timeout */
+      struct rlimit rl;
+      rl.rlim_cur = rl.rlim_max = (rlim_t)o->memory_mib << 20;
+      (void)setrlimit(RLIMIT_AS, &rl);
+    }
+#endif
     for (long i = 0; i < n; i++) /* the other workers' pipes */
       if (all[i].pid > 0) {
         close(all[i].cmd);
@@ -297,18 +352,27 @@ static bool start_worker(const wl_iso_opts *o, slot *s, slot *all, long n) {
   return true;
 }
 
-static void stop_worker(slot *s, int *status) {
+/* Reaps the worker; *status and *maxrss_kib (its peak resident memory) when
+ * not NULL. */
+static void stop_worker(slot *s, int *status, long *maxrss_kib) {
   close(s->cmd);
   close(s->res);
   int st = 0;
-  while (waitpid(s->pid, &st, 0) < 0 && errno == EINTR)
+  struct rusage ru;
+  memset(&ru, 0, sizeof ru);
+  while (wait4(s->pid, &st, 0, &ru) < 0 && errno == EINTR)
     ;
   if (status)
     *status = st;
+  if (maxrss_kib)
+    *maxrss_kib = ru.ru_maxrss;
   s->pid = 0;
 }
 
-static char *crash_message(int status) {
+static char *crash_message(const wl_iso_opts *o, int status, long maxrss_kib) {
+  /* a worker that dies near its address-space limit ran out of memory */
+  if (near_limit(o, maxrss_kib))
+    return oom_message(o);
   char msg[256];
   if (WIFSIGNALED(status))
     snprintf(msg, sizeof msg,
@@ -406,7 +470,7 @@ static size_t expire_jobs(const wl_iso_opts *o, slot *slots, long n) {
     if (s->pid == 0 || !s->busy || busy_ms(s, &now) < (long long)o->timeout_s * 1000)
       continue;
     kill(s->pid, SIGKILL);
-    stop_worker(s, NULL);
+    stop_worker(s, NULL, NULL);
     s->busy = false;
     s->in.len = 0;
     char msg[256];
@@ -461,7 +525,7 @@ bool wl_isolate_run(const wl_iso_opts *o) {
     /* no more jobs: let idle workers finish */
     for (long i = 0; i < n && next >= o->njobs; i++)
       if (slots[i].pid > 0 && !slots[i].busy)
-        stop_worker(&slots[i], NULL);
+        stop_worker(&slots[i], NULL, NULL);
     if (running == 0)
       break;
     nfds_t np = 0;
@@ -507,13 +571,14 @@ bool wl_isolate_run(const wl_iso_opts *o) {
         size_t job = s->job;
         int status = 0;
         kill(s->pid, SIGKILL); /* a malformed result: the worker cannot be trusted */
-        stop_worker(s, &status);
+        long maxrss = 0;
+        stop_worker(s, &status, &maxrss);
         if (was_busy) {
           wl_findings none;
           wl_findings_init(&none);
           wl_iso_result res;
           memset(&res, 0, sizeof res);
-          res.error = crash_message(status);
+          res.error = crash_message(o, status, maxrss);
           o->done(job, &none, &res, o->ud);
           running--;
         }
@@ -523,7 +588,7 @@ bool wl_isolate_run(const wl_iso_opts *o) {
   }
   for (long i = 0; i < n; i++) {
     if (slots[i].pid > 0)
-      stop_worker(&slots[i], NULL);
+      stop_worker(&slots[i], NULL, NULL);
     wl_buf_free(&slots[i].in);
   }
   /* jobs no worker could be started for are not skipped silently */

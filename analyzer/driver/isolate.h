@@ -40,6 +40,9 @@ typedef struct wl_iso_opts {
   wl_vec *rule_ids; /* char*: rule ids that are not registered rules, kept alive by the caller */
   long timeout_s;   /* a job still running after this many seconds is killed and becomes an
                        input error (a parse that hangs: an #include of a FIFO); 0: no limit */
+  size_t memory_mib; /* address space of a worker (setrlimit RLIMIT_AS), so that a job that
+                        grows without bound (an #include of /dev/zero) dies early and becomes
+                        an input error; 0: no limit */
 } wl_iso_opts;
 
 /* A job's findings and result in the byte format of the worker pipes (also
@@ -51,6 +54,9 @@ void wl_iso_encode(wl_buf *b, const wl_findings *f, const wl_iso_result *res);
  * malformed or do not end where they should. */
 bool wl_iso_decode(const void *data, size_t len, wl_vec *rule_ids, wl_findings *f,
                    wl_iso_result *res);
+
+/* False in sanitizer builds, where no address-space limit is set. */
+bool wl_isolate_memory_limit_supported(void);
 
 /* Runs every job to do. False when no worker could be started at all (then
  * nothing ran and the caller runs the jobs itself). */

@@ -121,6 +121,9 @@ static const char usage_text[] =
     "                             the output does not depend on N\n"
     "  --file-timeout=SECONDS     stop the analysis of a file that takes longer (it is\n"
     "                             reported as not analyzed, exit 2; default 300, 0: no limit)\n"
+    "  --file-memory=MIB          address space of each worker process analyzing a file; a\n"
+    "                             file that needs more is reported as not analyzed, exit 2\n"
+    "                             (default 4096, 0: no limit)\n"
     "  -v, --verbose              say what could not be resolved while parsing, which\n"
     "                             include directories were inferred, which compile flags\n"
     "                             were dropped and which files were excluded\n"
@@ -223,6 +226,7 @@ enum {
   OPT_STATISTICS,
   OPT_STDIN_FILENAME,
   OPT_FILE_TIMEOUT,
+  OPT_FILE_MEMORY,
 };
 
 /* --format's names, in the order of wl_out_format */
@@ -266,6 +270,7 @@ static const struct option long_opts[] = {
     {"disable", required_argument, NULL, OPT_DISABLE},
     {"jobs", required_argument, NULL, 'j'},
     {"file-timeout", required_argument, NULL, OPT_FILE_TIMEOUT},
+    {"file-memory", required_argument, NULL, OPT_FILE_MEMORY},
     {"output", required_argument, NULL, 'o'},
     {"quiet", no_argument, NULL, 'q'},
     {"statistics", no_argument, NULL, OPT_STATISTICS},
@@ -306,6 +311,9 @@ static void missing_value(int opt, const char *arg, FILE *err) {
   case OPT_STDIN_FILENAME: fputs("warplint: --stdin-filename needs a file name\n", err); break;
   case OPT_FILE_TIMEOUT:
     fputs("warplint: --file-timeout needs a number of seconds (0: no limit)\n", err);
+    break;
+  case OPT_FILE_MEMORY:
+    fputs("warplint: --file-memory needs a number of MiB (0: no limit)\n", err);
     break;
   default: fprintf(err, "warplint: %s needs an argument\n", arg); break;
   }
@@ -577,6 +585,18 @@ static wl_parse_result take_option(wl_cli_opts *o, int opt, const char *v, bool 
     o->file_timeout = n;
     break;
   }
+  case OPT_FILE_MEMORY: {
+    char *end = NULL;
+    long n = strtol(v, &end, 10);
+    if (!*v || *end || n < 0 || (n > 0 && n < 256) || n > (1L << 22)) {
+      fputs("warplint: --file-memory needs a number of MiB between 256 and 4194304, or 0 (no "
+            "limit)\n",
+            err);
+      return WL_ARGS_EXIT_USAGE;
+    }
+    o->file_memory = n;
+    break;
+  }
   case 'I':
   case 'D':
   case 'U': {
@@ -601,6 +621,7 @@ wl_parse_result wl_cli_parse(int argc, char **argv, wl_cli_opts *o, FILE *out, F
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   o->jobs = ncpu > 0 ? ncpu : 1;
   o->file_timeout = WL_DEFAULT_FILE_TIMEOUT;
+  o->file_memory = WL_DEFAULT_FILE_MEMORY;
   bool list = false;
   /* getopt_long keeps its state in libc's optind/optarg/optopt: 0 makes it
    * start over, so that a second parse in one process works too. */

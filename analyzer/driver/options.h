@@ -20,6 +20,8 @@ typedef enum wl_out_format {
 /* --file-timeout's default: a file whose parse and analysis take longer is
  * stopped and reported as not analyzed (exit 2), so no input hangs a run. */
 #define WL_DEFAULT_FILE_TIMEOUT 300
+/* --file-memory: MiB of address space a worker process may use */
+#define WL_DEFAULT_FILE_MEMORY 4096
 
 typedef enum wl_color_mode { WL_COLOR_AUTO, WL_COLOR_ALWAYS, WL_COLOR_NEVER } wl_color_mode;
 
@@ -42,6 +44,7 @@ typedef struct wl_cli_opts {
   bool verbose;
   long jobs;
   long file_timeout;          /* --file-timeout seconds per file (0: none) */
+  long file_memory;           /* --file-memory MiB per worker process (0: none) */
   bool enable_given;          /* --enable: only the rules in enable[] */
   bool *enable;               /* per rule */
   bool *disable;              /* per rule */

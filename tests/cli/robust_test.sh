@@ -132,4 +132,21 @@ contains "$T/out" '"legacy-intrinsic"' "FIFO include: the other file's finding i
 expect_exit 2 -- "$WL" --file-timeout=-1 "$T/hangdir/ok.cu"
 contains "$T/err" "file-timeout needs a number of seconds" "--file-timeout rejects a negative value"
 
+# --- a file that grows without bound (an #include of /dev/zero) is stopped by
+# the worker's memory limit (--file-memory), long before --file-timeout
+printf '#include "/dev/zero"\n%s\n' "$GOOD" >"$T/hangdir/zero.cu"
+if [ "${WL_SANITIZED:-0}" = 1 ]; then
+  echo "note: sanitizer build: no --file-memory limit, the /dev/zero include is not checked"
+else
+  start=$(date +%s)
+  expect_exit 2 -- timeout 120 "$WL" --format=json --file-memory=512 "$T/hangdir/ok.cu" "$T/hangdir/zero.cu" "$T/good.cu"
+  took=$(($(date +%s) - start))
+  contains "$T/err" "zero.cu: the analysis of this file ran out of memory (the limit is 512 MiB a worker, --file-memory)" "/dev/zero include: the file is stopped for memory and named"
+  count_is "$T/out" '"legacy-intrinsic"' 2 "/dev/zero include: the other files' findings are reported"
+  [ "$took" -lt 100 ] && ok || fail "/dev/zero include: took $took s"
+fi
+expect_exit 2 -- "$WL" --file-memory=12 "$T/hangdir/ok.cu"
+contains "$T/err" "file-memory needs a number of MiB" "--file-memory rejects a limit too small to parse anything"
+expect_exit 1 -- "$WL" --file-memory=0 "$T/hangdir/ok.cu"
+
 finish robust
