@@ -203,7 +203,7 @@ static wl_parse_status parse_inferring(wl_parser *p, const char *path, const cha
 
 /* After this many rounds of withdrawing fixes, the file's remaining fixes are
  * withdrawn as a whole. */
-#define WL_VERIFY_ROUNDS 3
+#define WL_VERIFY_ROUNDS 4
 
 static void withdraw(wl_finding *fd) {
   wl_fix_clear(fd);
@@ -244,11 +244,6 @@ static bool loc_in(const char *file, unsigned line, const char *path, unsigned f
   return file && strcmp(file, path) == 0 && line >= first && line <= last;
 }
 
-/* One round: applies the fixes of f that lie in `path`, analyzes the result
- * and withdraws the fixes whose code is still reported (a fixable finding,
- * or one of the same rule, on a line the edit wrote) and, for a fixable
- * finding that no edit wrote, every fix of that rule. Returns how many fixes
- * it withdrew, 0 when the fixed text is final; -1 when nothing is to fix. */
 /* Where byte offset off of the text lies after the edits; false when an
  * edit replaces it. */
 static bool moved_offset(const wl_file_fix *ff, unsigned off, size_t *out) {
@@ -278,6 +273,59 @@ static bool known_withdrawn(const wl_findings *f, const bool *gone, const wl_fil
   return false;
 }
 
+/* Whether every edit of g in path lies in [from, to] of the fixed text. */
+static bool within(const wl_finding *g, const char *path, size_t from, size_t to) {
+  for (size_t m = 0; m < g->nedits; m++) {
+    const wl_edit *e = &g->edits[m];
+    if (strcmp(e->file, path) != 0 || e->offset < from || (size_t)e->offset + e->length > to)
+      return false;
+  }
+  return g->nedits > 0;
+}
+
+static int cmp_edit_ptr(const void *a, const void *b) {
+  const wl_edit *x = *(const wl_edit *const *)a, *y = *(const wl_edit *const *)b;
+  if (x->offset != y->offset)
+    return x->offset < y->offset ? -1 : 1;
+  if (x->length != y->length)
+    return x->length < y->length ? -1 : 1;
+  return strcmp(x->text, y->text);
+}
+
+/* fixed[from, to) with the edits applied (offsets in fixed; identical
+ * edits once); NULL when two of them overlap. */
+static char *absorbed_text(const wl_buf *fixed, size_t from, size_t to, wl_vec *edits) {
+  qsort(edits->v, edits->n, sizeof *edits->v, cmp_edit_ptr);
+  wl_buf b;
+  wl_buf_init(&b);
+  size_t pos = from;
+  const wl_edit *prev = NULL;
+  for (size_t i = 0; i < edits->n; i++) {
+    const wl_edit *e = edits->v[i];
+    if (prev && prev->offset == e->offset && prev->length == e->length &&
+        strcmp(prev->text, e->text) == 0)
+      continue;
+    if (e->offset < pos) {
+      wl_buf_free(&b);
+      return NULL;
+    }
+    wl_buf_add(&b, fixed->data + pos, e->offset - pos);
+    wl_buf_puts(&b, e->text);
+    pos = (size_t)e->offset + e->length;
+    prev = e;
+  }
+  wl_buf_add(&b, fixed->data + pos, to - pos);
+  return b.data ? wl_buf_detach(&b) : wl_xstrdup("");
+}
+
+/* One round: applies the fixes of f that lie in `path` and analyzes the
+ * result. A fixable finding whose edits lie inside the text an edit wrote is
+ * taken into that edit; otherwise the fixes whose code is still reported (a
+ * fixable finding, or one of the same rule, on a line the edit wrote) are
+ * withdrawn and, for a fixable finding that no edit explains, every fix of
+ * that rule. On the last round any of this withdraws every fix. Returns how
+ * many fixes changed or were withdrawn, 0 when the fixed text is final, -1
+ * when nothing is to fix. */
 static int verify_round(wl_parser *p, const char *path, const char *text, size_t len,
                         const wl_analyze_opts *vo, wl_findings *f, bool *gone, bool last) {
   wl_fix_plan plan;
@@ -304,8 +352,12 @@ static int verify_round(wl_parser *p, const char *path, const char *text, size_t
     wl_buf_free(&err);
   }
   bool *bad = wl_xcalloc(ff->nedits + 1, sizeof *bad);
+  size_t *nstart = wl_xcalloc(ff->nedits + 1, sizeof *nstart); /* each edit's text in fixed */
+  size_t *nend = wl_xcalloc(ff->nedits + 1, sizeof *nend);
+  wl_vec *absorb = wl_xcalloc(ff->nedits + 1, sizeof *absorb); /* wl_edit* of f2 */
   bool anybad = false;
   wl_vec rules = {0}; /* rules with a fixable finding that no edit wrote */
+  wl_fix_plan plan2;
   if (!all) {
     wl_findings_sort_dedup(&f2);
     /* the lines of the fixed text that each edit wrote */
@@ -327,12 +379,13 @@ static int verify_round(wl_parser *p, const char *path, const char *text, size_t
       const wl_edit *e = &ff->edits[k];
       size_t tl = strlen(e->text);
       size_t ns = (size_t)((long long)e->offset + delta);
+      nstart[k] = ns;
+      nend[k] = ns + tl;
       first[k] = line_of(starts, nlines, ns);
       /* the last line written; an insertion also reaches the line it precedes */
       lastl[k] = line_of(starts, nlines, tl && e->length ? ns + tl - 1 : ns + tl);
       delta += (long long)tl - (long long)e->length;
     }
-    wl_fix_plan plan2;
     wl_fix_plan_build(&plan2, &f2);
     for (size_t i = 0; i < f2.n; i++) {
       const wl_finding *g = &f2.v[i];
@@ -350,18 +403,54 @@ static int verify_round(wl_parser *p, const char *path, const char *text, size_t
         for (size_t j = 0; j < f->n && !same_rule && !fixable; j++)
           same_rule = plan.taken[j] && strcmp(f->v[j].rule, g->rule) == 0 &&
                       has_edit(&f->v[j], &ff->edits[k]);
-        if (fixable || same_rule)
+        if (fixable && within(g, path, nstart[k], nend[k])) {
+          /* what a second --fix would do inside the text this edit wrote
+           * becomes part of it (a legacy call copied into a rewritten
+           * statement; a barrier the rewrite needs first) */
+          for (size_t m = 0; m < g->nedits; m++)
+            wl_vec_push(&absorb[k], &g->edits[m]);
+          hit = true;
+        } else if (fixable || same_rule) {
           bad[k] = hit = anybad = true;
+        }
       }
       if (fixable && !hit && !known_withdrawn(f, gone, ff, g))
         wl_vec_push(&rules, (void *)g->rule);
     }
-    wl_fix_plan_free(&plan2);
     free(first);
     free(lastl);
     free(starts);
   }
-  if (last && (anybad || rules.n))
+  /* the edits that take in what a second --fix would do in their text */
+  int changed = 0;
+  char **grown = wl_xcalloc(ff->nedits + 1, sizeof *grown);
+  for (size_t k = 0; k < ff->nedits && !all; k++)
+    if (!bad[k] && absorb[k].n) {
+      grown[k] = absorbed_text(&fixed, nstart[k], nend[k], &absorb[k]);
+      if (!grown[k])
+        bad[k] = anybad = true;
+    }
+  if (!all)
+    wl_fix_plan_free(&plan2);
+  for (size_t k = 0; k < ff->nedits && !all && !last; k++)
+    for (size_t j = 0; grown[k] && j < f->n; j++)
+      for (size_t m = 0; plan.taken[j] && m < f->v[j].nedits; m++)
+        if (same_edit(&f->v[j].edits[m], &ff->edits[k])) {
+          free(f->v[j].edits[m].text);
+          f->v[j].edits[m].text = wl_xstrdup(grown[k]);
+          changed++;
+        }
+  bool grew = false;
+  for (size_t k = 0; k < ff->nedits; k++) {
+    grew |= grown[k] != NULL;
+    free(grown[k]);
+    wl_vec_free(&absorb[k]);
+  }
+  free(grown);
+  free(absorb);
+  free(nstart);
+  free(nend);
+  if (last && (anybad || rules.n || grew))
     all = true;
   int withdrawn = 0;
   for (size_t j = 0; j < f->n; j++) {
@@ -387,7 +476,7 @@ static int verify_round(wl_parser *p, const char *path, const char *text, size_t
   wl_findings_free(&f2);
   wl_buf_free(&fixed);
   wl_fix_plan_free(&plan);
-  return withdrawn;
+  return withdrawn + changed;
 }
 
 /* Withdraws the fixes of f (the file's own findings, sorted) that a second
@@ -398,6 +487,7 @@ static void verify_fixes(wl_parser *p, const char *path, const char *text, size_
   vo.verify_fixes = false;
   vo.report_header = NULL; /* the file's own findings only */
   vo.parse.verbose = false;
+  vo.parse.deps = false; /* what the cache records comes from the file's own parse */
   bool *gone = wl_xcalloc(f->n + 1, sizeof *gone);
   for (int round = 0; round <= WL_VERIFY_ROUNDS; round++)
     if (verify_round(p, path, text, len, &vo, f, gone, round == WL_VERIFY_ROUNDS) <= 0)

@@ -35,9 +35,10 @@ typedef struct wl_analyze_opts {
   void *infer_ud;
   /* The automatic fixes of the file's own findings are checked before they
    * are offered (--fix, --diff, --export-fixes): the fixed text is analyzed
-   * again, and a fix is withdrawn (with a note) when warplint would still
-   * find something there to fix or the same rule's finding in the code it
-   * wrote, so that a second --fix never changes the file. */
+   * again; what a second --fix would change inside the text a fix wrote
+   * joins that fix, and a fix is withdrawn (with a note) when warplint would
+   * still find its rule in the code it wrote or something to fix that the
+   * fix caused, so that a second --fix never changes the file. */
   bool verify_fixes;
 } wl_analyze_opts;
 

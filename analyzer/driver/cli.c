@@ -1201,10 +1201,12 @@ static void job_key(const run_ctx *rc, const job *j, wl_buf *k) {
   key_str(k, "canon", j->canon);
   key_str(k, "base", j->ao.base);
   key_str(k, "base-shown", j->ao.base_shown);
-  wl_buf_printf(k, "header %d arch %u infer %d unused %d whole-warps %d rows-are-warps %d\n",
+  wl_buf_printf(k,
+                "header %d arch %u infer %d unused %d whole-warps %d rows-are-warps %d "
+                "verify-fixes %d\n",
                 j->header, j->ao.parse.arch, j->ao.infer_include != NULL,
                 j->ao.report_unused_suppressions, j->settings.lanes.whole_warps,
-                j->settings.lanes.rows_are_warps);
+                j->settings.lanes.rows_are_warps, j->ao.verify_fixes);
   for (size_t i = 0; i < j->args.n; i++)
     key_str(k, "arg", j->args.v[i]);
   wl_buf_puts(k, "rules ");

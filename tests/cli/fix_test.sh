@@ -119,14 +119,16 @@ else
   echo "note: nvcc not found; the sm_90 build of the fixed examples is not checked"
 fi
 
-# a fix that warplint would still report (or fix again) in the code it wrote
-# is withdrawn before anything is written: a second --fix never changes a file
-# (the fuzzer's inputs where missing-syncwarp's fix was not idempotent)
+# a fix is checked before anything is written: what a second --fix would do in
+# the code it wrote joins it (the block input gets its leading __syncwarp()),
+# a fix that leaves something to fix elsewhere is withdrawn (the repeat
+# input's barrier before an inlined operator+=): a second --fix never changes
+# a file (the fuzzer's inputs where missing-syncwarp's fix was not idempotent)
 mkdir -p "$T/fz"
 cp tests/fuzz/regressions/fix-not-idempotent-syncwarp-block.cu tests/fuzz/regressions/fix-not-idempotent-syncwarp-repeat.cu "$T/fz/"
 "$WL" --fix "$T/fz" >"$T/out" 2>"$T/err"
 contains "$T/out" "automatic fix withdrawn: in the fixed code warplint would still report" "a fix that does not remove its finding is withdrawn"
-contains "$T/err" "warplint: fixed 2 findings in 1 file" "the fixes that remove their findings are kept"
+contains "$T/err" "warplint: fixed 3 findings in 2 files" "the fixes that remove their findings are kept"
 cp -r "$T/fz" "$T/fz1"
 "$WL" --fix "$T/fz" >"$T/out" 2>"$T/err"
 contains "$T/err" "fixed 0 findings in 0 files" "second --fix on the fuzzer's inputs fixes nothing"
