@@ -15,8 +15,16 @@
 #include <sys/stat.h>
 
 char *lower_take(lower_ctx *L, CXString s) {
+  /* names and USRs repeat at every use: one copy of each in the arena (a
+   * 10 MB file's IR held every callee USR once per call) */
   const char *c = clang_getCString(s);
-  char *r = wl_arena_strdup(A(L), c ? c : "");
+  if (!c)
+    c = "";
+  char *r = wl_hmap_get(&L->names, c);
+  if (!r) {
+    r = wl_arena_strdup(A(L), c);
+    wl_hmap_put(&L->names, r, r, false);
+  }
   clang_disposeString(s);
   return r;
 }

@@ -45,6 +45,7 @@ typedef struct lower_ctx {
   file_name *files;
   size_t nfiles, capfiles;
   wl_hmap file_index; /* CXFile -> index in files + 1 */
+  wl_hmap names;      /* interned strings of lower_take (string keys): one copy each */
   macro_exp *macros;
   size_t nmacros, capmacros;
   wl_vec funcs;   /* wl_func* */

@@ -442,6 +442,7 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
     p->sys_args = args_hash;
   }
   L.system_names = &p->system_names;
+  wl_hmap_init(&L.names, true);
   L.ctu = ctu;
   L.main_file = clang_getFile(ctu, path);
   L.main_text = tu->source;
@@ -478,6 +479,7 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
   free(L.vars);
   free(L.files);
   wl_hmap_free(&L.file_index);
+  wl_hmap_free(&L.names);
   free(L.macros);
   if (opts->deps)
     wl_deps_collect(tu, ctu, p->index, pch, &p->deps);
