@@ -505,6 +505,8 @@ static void collect_db(run_ctx *rc) {
   }
 }
 
+static bool under_dir(const char *canon, const char *dir);
+
 /* The directory holding every path of `dirs` (canonical), or NULL when
  * only "/" does. */
 static char *common_dir(const wl_vec *dirs) {
@@ -519,7 +521,11 @@ static char *common_dir(const wl_vec *dirs) {
         last = n;
       n++;
     }
-    if (!(c[n] == '\0' && (d[n] == '\0' || d[n] == '/')))
+    if (c[n] == '\0' && (d[n] == '\0' || d[n] == '/'))
+      continue; /* c holds d */
+    if (d[n] == '\0' && c[n] == '/')
+      c[n] = '\0'; /* d holds c */
+    else
       c[last] = '\0'; /* cut back to the last common component */
   }
   if (c[0] == '\0') {
@@ -538,9 +544,20 @@ static char *common_dir(const wl_vec *dirs) {
 static void collect_db_headers(run_ctx *rc) {
   wl_vec dirs = {0};
   for (size_t i = 0; i < rc->njobs; i++)
-    if (!rc->jobs[i].error)
-      wl_vec_push(&dirs, dir_of(rc->jobs[i].canon));
+    if (!rc->jobs[i].error) {
+      char *d = dir_of(rc->jobs[i].canon);
+      wl_vec_push(&dirs, wl_canonical_path(d)); /* a database may say /tree/./src */
+      free(d);
+    }
   char *top = common_dir(&dirs);
+  /* never above the repository of the database's first file (a database
+   * listing files of several checkouts) */
+  char *repo = dirs.n ? wl_project_root_of(dirs.v[0]) : NULL;
+  if (top && repo && !under_dir(top, repo)) {
+    free(top);
+    top = NULL;
+  }
+  free(repo);
   for (size_t i = 0; i < dirs.n; i++)
     free(dirs.v[i]);
   wl_vec_free(&dirs);
