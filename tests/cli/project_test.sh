@@ -157,4 +157,22 @@ contains "$P/lib/deep/bcast.cuh" "__shfl_sync(0xffffffff, v, 0)" "--fix: the inf
 expect_exit 1 -- "$WL" -I include -I lib src
 lacks "$T/out" "legacy-intrinsic" "after --fix no legacy intrinsic is left"
 
+# --- -p's header search stays in the tree the database's files are in -----------
+# A database with a file below the tree's top (spelled /tree/./sub/b.cu, as
+# `find .` writes it) that sorts before one at the top (llm.c's dev/ and
+# train_gpt2.cu): the headers searched are
+# the tree's, never its parent directory's (a sibling checkout's legacy
+# header is not reported).
+Q="$T/search/tree"
+mkdir -p "$Q/.git" "$Q/sub" "$T/search/sibling"
+printf '__global__ void z(int *o) { o[0] = 1; }\n' >"$Q/z.cu"
+printf '__global__ void b(int *o) { o[0] = 2; }\n' >"$Q/sub/b.cu"
+printf '__device__ int mine(int v) { return __shfl(v, 0); }\n' >"$Q/sub/mine.cuh"
+printf '__device__ int theirs(int v) { return __shfl(v, 0); }\n' >"$T/search/sibling/theirs.cuh"
+printf '[{"directory": "%s", "file": "%s/./sub/b.cu", "arguments": ["nvcc", "-c", "sub/b.cu"]},\n {"directory": "%s", "file": "%s/z.cu", "arguments": ["nvcc", "-c", "z.cu"]}]\n' \
+  "$Q" "$Q" "$Q" "$Q" >"$Q/compile_commands.json"
+expect_exit 1 -- "$WL" -p "$Q"
+contains "$T/out" "sub/mine.cuh:1:.*__shfl" "-p: a header of the tree no file includes"
+lacks "$T/out" "theirs.cuh" "-p: the header search does not leave the tree"
+
 finish "project tests"
