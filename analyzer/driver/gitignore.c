@@ -63,9 +63,9 @@ typedef struct oracle {
 
 /* The parent's state: the child and its socket. */
 struct wl_gitignore {
-  pid_t child;    /* 0: not started yet; -1: given up */
-  int fd;         /* the parent's end of the socket */
-  char *gave_up;  /* why the child was given up, until taken */
+  pid_t child;   /* 0: not started yet; -1: given up */
+  int fd;        /* the parent's end of the socket */
+  char *gave_up; /* why the child was given up, until taken */
 };
 
 static void oracle_free(oracle *g) {
@@ -264,8 +264,9 @@ static void give_up(wl_gitignore *g, const char *why) {
   stop_child(g, true);
   wl_buf b;
   wl_buf_init(&b);
-  wl_buf_printf(&b, "what git ignores could not be read (%s): directories are searched "
-                    "without .gitignore from here on",
+  wl_buf_printf(&b,
+                "what git ignores could not be read (%s): directories are searched "
+                "without .gitignore from here on",
                 why);
   g->gave_up = wl_buf_detach(&b);
 }
@@ -309,8 +310,7 @@ bool wl_gitignore_ignored(wl_gitignore *g, const char *canonical, char **note) {
       !read_str(g->fd, &said, &deadline) || hit > 1) {
     free(said);
     char why[160];
-    snprintf(why, sizeof why, "no answer within %d s for %s", WL_GITIGNORE_TIMEOUT_S,
-             canonical);
+    snprintf(why, sizeof why, "no answer within %d s for %s", WL_GITIGNORE_TIMEOUT_S, canonical);
     give_up(g, why);
     return wl_gitignore_ignored(g, canonical, note);
   }
