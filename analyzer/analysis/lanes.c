@@ -1764,6 +1764,8 @@ static const wl_expr *full_warp_in(const wl_lanes *l, const finfo *g, const wl_e
         m->var->param_index >= 0 && (unsigned)m->var->param_index < g->f->nparams &&
         g->f->params[m->var->param_index] == m->var) {
       const wl_expr *a = wl_lanes_call_arg(l, call, (unsigned)m->var->param_index);
+      if (!a) /* left out: the parameter's default argument (mask = 0xffffffff) */
+        a = m->var->init;
       if (a && wl_consteval_is_full_mask(a))
         return c;
     }

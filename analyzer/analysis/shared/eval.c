@@ -797,9 +797,62 @@ static bool intrinsic_name(const char *n) {
          strncmp(n, "operator", 8) == 0;
 }
 
+/* A struct lvalue (not a number or pointer): s[i] of a __shared__ float3 s[32]. */
+static bool record_lvalue(const wl_expr *a) {
+  a = wl_expr_strip(a);
+  return a && !(a->type & (WL_T_POINTER | WL_T_ARRAY | WL_T_INTEGER | WL_T_FLOATING)) &&
+         (a->kind == WL_E_INDEX || a->kind == WL_E_MEMBER || a->kind == WL_E_REF ||
+          (a->kind == WL_E_UNARY && a->op == WL_U_DEREF));
+}
+
+/* The implicit copy constructor of a struct: float3(s[i]) (clang's CXXConstructExpr of
+ * `float3 w = s[i];`), by its USR `...@S@float3@F@float3#...`. */
+static bool implicit_copy_ctor(const wl_expr *e) {
+  if (e->callee || e->nargs != 1 || !e->name || !*e->name || !e->callee_usr ||
+      !record_lvalue(e->args[0]))
+    return false;
+  char key[300], own[300];
+  snprintf(key, sizeof key, "@%s@F@%s#&", e->name, e->name);
+  snprintf(own, sizeof own, "@%s#", e->name);
+  const char *k = strstr(e->callee_usr, key);
+  /* its one parameter a reference to its own type (&1$@S@float3#), not BlockReduce(temp) */
+  return k && strstr(k + strlen(key), own) != NULL;
+}
+
+/* The value of a struct copied from an lvalue: a whole-object read when it lies in
+ * shared memory (float3 w = s[i]; t = s[i]). */
+static const val *read_record(ctx *c, state *st, const wl_expr *a) {
+  if (!record_lvalue(a))
+    return sme_eval(c, st, a);
+  addr ad = sme_eval_addr(c, st, wl_expr_strip(a));
+  const val *r = read_lvalue(c, st, wl_expr_strip(a), ad);
+  return r ? r : smd_vunk(false);
+}
+
+/* Whole-struct copies, implicit or defaulted (no body): `s[lane] = v` on a __shared__ float3
+ * or struct array is clang's call of operator=; a store of the whole object, which overlaps
+ * every scalar member of it (races.c, same_storage). */
+static const val *struct_copy(ctx *c, state *st, const wl_expr *e) {
+  if (implicit_copy_ctor(e))
+    return read_record(c, st, e->args[0]);
+  if (e->callee || e->nargs != 2 || !e->name || strcmp(e->name, "operator=") != 0 ||
+      !e->callee_is_method || !record_lvalue(e->args[0]))
+    return NULL;
+  const val *rhs = read_record(c, st, e->args[1]);
+  addr a = sme_eval_addr(c, st, wl_expr_strip(e->args[0]));
+  if (a.kind == A_SHARED && a.p->nshape == 0)
+    smr_record_access(c, st, wl_expr_strip(e->args[0]), a.p, true, rhs);
+  else if (a.kind == A_LOCAL)
+    smd_st_set(st, a.var, rhs);
+  return rhs;
+}
+
 static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
   if (e->callee && e->callee->body)
     return inline_call(c, st, e, e->callee, 0);
+  const val *copied = struct_copy(c, st, e);
+  if (copied)
+    return copied;
   int bop = (e->type & WL_T_DEPENDENT) || !e->callee_usr ? operator_binop(e->name) : WL_B_NONE;
   if (bop != WL_B_NONE && e->nargs == 2 && !e->callee_is_method) {
     /* a * b on dependent types: the built-in operator, as the template is
@@ -873,6 +926,13 @@ static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
     return cg;
   const wl_builtin *bi = e->callee_in_prelude ? wl_builtin_find(e->name) : NULL;
   if (bi && bi->result == WL_BR_ARGS) {
+    if (uni && e->nargs == 1 && bi->kind == WL_BK_MATH && strncmp(e->name, "__ffs", 5) == 0) {
+      /* __ffs(b) of a warp-uniform b (a ballot: `while (b) { int l = __ffs(b) - 1; b &= b - 1;
+       * ... }`): a lane number, the same in every lane, that may be any lane's (1..32, 0 when b
+       * is 0); not host-chosen, so elements it selects meet the lanes' own */
+      long long bits = strcmp(e->name, "__ffsll") == 0 ? 64 : 32;
+      return smd_vint(c, wl_lf_sym(&c->lc, wl_sym_fresh(&c->lc, "ffs", 0, bits), 1), true);
+    }
     if (e->nargs == 2 && (strstr(e->name, "min") || strstr(e->name, "max")))
       return smd_vint(c,
                       wl_lf_op(&c->lc, strstr(e->name, "min") ? WL_LOP_MIN : WL_LOP_MAX,
@@ -880,6 +940,8 @@ static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
                       uni);
     return smd_vunk(uni);
   }
+  if (bi && bi->result == WL_BR_UNIFORM && bi->form == WL_BF_INTRINSIC)
+    return smd_vunk(true); /* a vote or warp reduction: the same in every lane that takes part */
   /* traits::writeSums(), traits::isBackward() in a template: a function of
    * the template's type arguments (its type depends on them), given the same
    * arguments in every lane, gives the same answer in every lane */
