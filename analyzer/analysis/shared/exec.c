@@ -507,6 +507,34 @@ static unsigned find_cycle(ctx *c, const state *st, const wl_stmt *s, loopvar *l
   return 0;
 }
 
+/* Whether the body runs at least once: a do loop, `for (;;)` / `while (true)`, or a condition
+ * that holds in every lane on entry (`for (int k = 0; k < TILES; ...)` with TILES >= 1). */
+static bool runs_at_least_once(ctx *c, const state *st, const wl_stmt *s) {
+  if (s->kind == WL_S_DO || (!s->expr && s->kind == WL_S_FOR))
+    return true;
+  if (!s->expr || s->kind == WL_S_RANGE_FOR)
+    return false;
+  state tmp;
+  smd_st_copy(&tmp, st);
+  bool rec = c->record;
+  c->record = false;
+  c->stmt = s;
+  const cond *k = smd_cond_of(c, sme_eval(c, &tmp, s->expr));
+  c->record = rec;
+  smd_st_free(&tmp);
+  int d = smd_cond_definite(k);
+  if (d != -1 || k->kind != C_CMP || !k->f || (k->op != WL_C_LE && k->op != WL_C_NE))
+    return d == 1;
+  /* i < N with i = threadIdx.x and N >= 1024: true in every lane from the ranges */
+  for (unsigned l = 0; l < WL_LANES; l++) {
+    long long lo, hi;
+    wl_lf_range(&c->lc, k->f, l, &lo, &hi);
+    if (k->op == WL_C_LE ? hi > 0 : (lo <= 0 && hi >= 0))
+      return false;
+  }
+  return true;
+}
+
 /* Two iterations with fresh values of what the loop changes: the second meets
  * what the first left pending (a write in iteration i, a read in i + 1). */
 static void loop_general(ctx *c, state *st, const wl_stmt *s) {
@@ -550,7 +578,7 @@ static void loop_general(ctx *c, state *st, const wl_stmt *s) {
   push_frame(c, &fr, false);
   state out;
   smd_st_copy(&out, st);
-  if (s->kind == WL_S_DO) /* the body runs at least once */
+  if (runs_at_least_once(c, st, s)) /* no path skips the body (and a barrier in it) */
     out.npend = 0;
   const iteration *outer = c->iter;
   /* with a cycle, once for each of its values: iteration i gets it, i + 1 the next one */

@@ -51,12 +51,16 @@ static bool has_storage_param(const wl_func *f) {
   return false;
 }
 
-/* Whether f, or a function it calls, uses threadIdx.y / .z (or the y / z of
- * a cooperative group's thread_index()): a 2-D or 3-D block, whose warps
- * may span several rows. */
+/* Whether f's block is 2-D or 3-D, whose warps may span several rows: f, or a
+ * function it calls, uses threadIdx.y / .z (or the y / z of a cooperative
+ * group's thread_index()). A kernel's own code is its evidence: when it names
+ * threadIdx.x and never .y or .z, a function it calls that flattens a 3-D id
+ * (getGlobalIdx_3D_3D(), naming x, y and z: right for 1-D blocks too) is no
+ * evidence of rows; one that uses .y or .z without .x (row() { return
+ * threadIdx.y; }) still is. */
 typedef struct dim_scan {
   wl_vec funcs; /* found so far, scanned in order */
-  bool found;
+  bool yz, x;   /* of the function being scanned */
 } dim_scan;
 
 static void dim_add(dim_scan *d, const wl_func *f) {
@@ -72,24 +76,33 @@ static bool dim_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
   (void)in;
   dim_scan *d = ud;
   if (e->kind == WL_E_MEMBER && e->nargs == 1 && e->name &&
-      (strcmp(e->name, "y") == 0 || strcmp(e->name, "z") == 0) &&
       (sme_is_builtin_obj(e->args[0], "threadIdx") ||
-       wl_builtin_call(e->args[0], WL_BK_GROUP_INDEX, WL_BF_CG)))
-    d->found = true;
+       wl_builtin_call(e->args[0], WL_BK_GROUP_INDEX, WL_BF_CG))) {
+    if (strcmp(e->name, "y") == 0 || strcmp(e->name, "z") == 0)
+      d->yz = true;
+    else if (strcmp(e->name, "x") == 0)
+      d->x = true;
+  }
   if (e->kind == WL_E_CALL)
     dim_add(d, e->callee ? e->callee : sme_lambda_of(e));
-  return !d->found;
+  return true;
 }
 
 static bool uses_multi_dim(const wl_func *f) {
   dim_scan d;
   memset(&d, 0, sizeof d);
-  dim_add(&d, f);
   wl_visitor v = {NULL, dim_expr, &d, true};
-  for (size_t i = 0; i < d.funcs.n && !d.found; i++)
+  dim_add(&d, f);
+  bool found = false, own_x = false;
+  for (size_t i = 0; i < d.funcs.n && !found; i++) {
+    d.yz = d.x = false;
     wl_walk_stmt(((const wl_func *)d.funcs.v[i])->body, &v);
+    if (i == 0)
+      own_x = d.x;
+    found = d.yz && (i == 0 || !own_x || !d.x);
+  }
   wl_vec_free(&d.funcs);
-  return d.found;
+  return found;
 }
 
 /* The legacy conventions an uncalled device function's body states (see
