@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyses.h"
 #include "buf.h"
 #include "builtins.h"
+#include "lanes.h"
 #include "mask_fix.h"
 #include "rules.h"
 
@@ -15,6 +17,36 @@
 static const wl_builtin *find_legacy(const char *name) {
   const wl_builtin *b = wl_builtin_find(name);
   return b && b->legacy ? b : NULL;
+}
+
+/* Whether call e lies in a hand-made overload of a legacy name all of whose
+ * calls get a fix: --fix rewrites them to the _sync form, after which nothing
+ * calls the overload, so the full mask cannot be wrong for the calls inside it
+ * (and a second --fix finds nothing new to do). */
+static bool in_overload_fixed_away(wl_mask_fixer *mf, const wl_expr *e) {
+  const wl_lanes *l = wl_an_lanes(mf->ctx->an);
+  const wl_func *f = l ? wl_lanes_func_of_expr(l, e) : NULL;
+  if (!f || !f->name || !find_legacy(f->name) || (f->flags & (WL_F_METHOD | WL_F_LAMBDA)))
+    return false;
+  const wl_expr *const *calls;
+  size_t n = wl_lanes_calls_of(l, f, &calls);
+  if (n == 0)
+    return false;
+  for (size_t i = 0; i < n; i++) {
+    const wl_expr *c = calls[i];
+    if (c->kind != WL_E_CALL || !c->name || strcmp(c->name, f->name) != 0 || c->macro ||
+        wl_lanes_func_of_expr(l, c) == f)
+      return false;
+    char mask[64];
+    const wl_stmt *at = NULL;
+    char *hoist = NULL;
+    const char *why = NULL;
+    wl_mask_choice ch = wl_choose_mask(mf, c, mask, sizeof mask, &at, &hoist, &why);
+    free(hoist);
+    if (ch == WL_MASK_NONE)
+      return false;
+  }
+  return true;
 }
 
 /* The fix: `__shfl_down(v, d)` becomes `__shfl_down_sync(MASK, v, d)` with the
@@ -36,7 +68,13 @@ static bool fix_call(wl_mask_fixer *mf, wl_finding *fd, const wl_expr *e, const 
   const wl_stmt *hoist_before = NULL;
   char *hoist = NULL;
   wl_mask_choice c = WL_MASK_NONE;
-  if (e->macro && !in_def)
+  unsigned vt = e->callee && !e->callee_in_prelude && e->callee->nparams > 0
+                    ? e->callee->params[0]->type
+                    : WL_T_INTEGER;
+  if (!(vt & (WL_T_INTEGER | WL_T_FLOATING)) || (vt & (WL_T_POINTER | WL_T_ARRAY)))
+    why = "it calls a hand-made overload for a type the _sync form does not take (keep calling "
+          "the overload)";
+  else if (e->macro && !in_def)
     why = "the call comes from a macro";
   else if (!wl_tu_in_main(tu, loc) || at + nl > tu->source_len ||
            strncmp(tu->source + at, ln->name, nl) != 0 || paren >= tu->source_len ||
@@ -46,6 +84,14 @@ static bool fix_call(wl_mask_fixer *mf, wl_finding *fd, const wl_expr *e, const 
     mf->no_hoist = in_def; /* a mask computed before a branch would go at the expansion */
     c = wl_choose_mask(mf, e, mask, sizeof mask, &hoist_before, &hoist, &why);
     mf->no_hoist = false;
+    if (c == WL_MASK_NONE && in_overload_fixed_away(mf, e)) {
+      snprintf(mask, sizeof mask, "0xffffffff");
+      snprintf(mf->tail_note, sizeof mf->tail_note,
+               "full mask: every call of this hand-made overload is rewritten to the _sync form "
+               "by --fix, after which nothing calls it");
+      c = WL_MASK_FULL_NOTED;
+      why = NULL;
+    }
   }
   if (c != WL_MASK_NONE) {
     wl_range name = {loc, loc}, open = {loc, loc};
@@ -144,8 +190,30 @@ static void check_asm(wl_rule_ctx *ctx, const wl_stmt *s) {
 
 typedef struct li_state {
   wl_mask_fixer *mf;
-  wl_vec unfixed_callees; /* user functions with a legacy name that have a call left unfixed */
+  wl_vec unfixed_callees;    /* user functions with a legacy name that have a call left unfixed */
+  wl_vec unfixed_unresolved; /* names of unfixed legacy-named calls clang did not resolve */
+  wl_vec overload_calls;     /* calls resolved to a user overload of a legacy name */
 } li_state;
+
+/* A call node resolved to a user overload; an unresolved node of the same
+ * call (the lowering may give one call two nodes) is then not the intrinsic. */
+static bool collect_overload_call(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  li_state *st = ud;
+  if (e->kind == WL_E_CALL && e->callee && !e->callee_in_prelude && find_legacy(e->name))
+    wl_vec_push(&st->overload_calls, (void *)e);
+  return true;
+}
+
+static bool is_overload_call_site(const li_state *st, const wl_expr *e) {
+  for (size_t i = 0; i < st->overload_calls.n; i++) {
+    const wl_expr *o = st->overload_calls.v[i];
+    if (o != e && o->loc.offset == e->loc.offset && o->loc.file && e->loc.file &&
+        strcmp(o->loc.file, e->loc.file) == 0)
+      return true;
+  }
+  return false;
+}
 
 static bool visit_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
   (void)in;
@@ -158,8 +226,14 @@ static bool visit_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
   /* obj.__any(...) or a member function of that name is not the intrinsic */
   if (e->callee_is_method || (e->callee_expr && e->callee_expr->kind == WL_E_MEMBER))
     return true;
-  if (!report_call(st->mf, e, ln) && e->callee)
-    wl_vec_push(&st->unfixed_callees, e->callee);
+  if (!e->callee && is_overload_call_site(st, e))
+    return true;
+  if (!report_call(st->mf, e, ln)) {
+    if (e->callee)
+      wl_vec_push(&st->unfixed_callees, e->callee);
+    else /* an ambiguous call may be one of the overload's: keep the overload */
+      wl_vec_push(&st->unfixed_unresolved, (void *)e->name);
+  }
   return true;
 }
 
@@ -208,8 +282,19 @@ static void report_definition(li_state *st, const wl_func *f, const wl_builtin *
   bool unfixed = false;
   for (size_t i = 0; i < st->unfixed_callees.n; i++)
     unfixed = unfixed || st->unfixed_callees.v[i] == f;
+  for (size_t i = 0; i < st->unfixed_unresolved.n; i++)
+    unfixed = unfixed || strcmp((const char *)st->unfixed_unresolved.v[i], f->name) == 0;
+  /* the _sync forms take arithmetic values only: an overload for a struct
+   * such as uint4 is still needed once the calls inside it are fixed */
+  unsigned t = f->nparams > 0 ? f->params[0]->type : 0;
+  bool scalar = (t & (WL_T_INTEGER | WL_T_FLOATING)) && !(t & (WL_T_POINTER | WL_T_ARRAY));
   wl_range del;
-  if (unfixed)
+  if (!scalar)
+    wl_note_at(ctx, fd, f->loc,
+               "no automatic fix: '%s' does not take this overload's value type; keep the "
+               "overload and fix the calls inside it",
+               ln->replacement);
+  else if (unfixed)
     wl_note_at(ctx, fd, f->loc,
                "no automatic fix: some calls of it could not be fixed automatically");
   else if (!whole_lines(ctx->tu, f->range, &del) || !wl_fix_replace(ctx, fd, del, ""))
@@ -220,6 +305,9 @@ static void report_definition(li_state *st, const wl_func *f, const wl_builtin *
 void wl_rule_legacy_intrinsic(wl_rule_ctx *ctx) {
   li_state *st = wl_xcalloc(1, sizeof *st);
   st->mf = wl_mask_fixer_of(ctx);
+  wl_visitor pre = {NULL, collect_overload_call, st, false};
+  for (unsigned i = 0; i < ctx->tu->nfuncs; i++)
+    wl_walk_stmt(ctx->tu->funcs[i]->body, &pre);
   wl_visitor v = {visit_stmt, visit_expr, st, false};
   for (unsigned i = 0; i < ctx->tu->nfuncs; i++) {
     const wl_func *f = ctx->tu->funcs[i];
@@ -233,5 +321,7 @@ void wl_rule_legacy_intrinsic(wl_rule_ctx *ctx) {
       report_definition(st, f, ln);
   }
   wl_vec_free(&st->unfixed_callees);
+  wl_vec_free(&st->unfixed_unresolved);
+  wl_vec_free(&st->overload_calls);
   free(st);
 }

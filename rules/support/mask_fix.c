@@ -274,23 +274,72 @@ static unsigned prefix_sets(const wl_lanes *l, const wl_func *f, const wl_expr *
   return n;
 }
 
+/* threadIdx.y or threadIdx.z. */
+static bool is_tid_yz(const wl_expr *e) {
+  e = wl_expr_strip(e);
+  if (!e || e->kind != WL_E_MEMBER || e->nargs < 1 || !e->name ||
+      (strcmp(e->name, "y") != 0 && strcmp(e->name, "z") != 0))
+    return false;
+  const wl_expr *b = wl_expr_strip(e->args[0]);
+  return b && b->kind == WL_E_REF && b->var && (b->var->flags & WL_V_GLOBAL) && b->var->name &&
+         strcmp(b->var->name, "threadIdx") == 0;
+}
+
+/* Whether e is a thread index of a grid tail: a thread id (tid_linear), or
+ * threadIdx.y or threadIdx.z plus warp-uniform terms (`blockDim.y *
+ * blockIdx.x + threadIdx.y`, one row of a 2-D block per item: the same in
+ * each row, one more in the next, so a bound on it keeps whole rows of a
+ * prefix of the warp, whose width the code does not say). */
+static bool tail_index(const wl_lanes *l, const wl_func *f, const wl_expr *e, int depth) {
+  unsigned seg;
+  e = wl_expr_strip(e);
+  if (!e || depth > 8)
+    return false;
+  if (tid_linear(l, f, e, &seg, 0) || is_tid_yz(e))
+    return true;
+  if (e->kind == WL_E_REF) {
+    const wl_expr *r = f ? wl_local_resolve(f, e) : NULL;
+    return r && r != e && tail_index(l, f, r, depth + 1);
+  }
+  if (e->kind != WL_E_BINARY || e->nargs != 2 || (e->op != WL_B_ADD && e->op != WL_B_SUB))
+    return false;
+  if (!wl_lanes_expr_dependent(l, e->args[1]))
+    return tail_index(l, f, e->args[0], depth + 1);
+  return e->op == WL_B_ADD && !wl_lanes_expr_dependent(l, e->args[0]) &&
+         tail_index(l, f, e->args[1], depth + 1);
+}
+
+/* Whether cond compares a tail index with a warp-uniform bound that is not a
+ * constant (through !). */
+static bool tail_compare(const wl_lanes *l, const wl_func *f, const wl_expr *cond) {
+  long long c;
+  cond = wl_expr_strip(cond);
+  if (cond && cond->kind == WL_E_UNARY && cond->op == WL_U_LNOT && cond->nargs == 1)
+    return tail_compare(l, f, cond->args[0]);
+  if (!cond || cond->kind != WL_E_BINARY || cond->nargs != 2 ||
+      (cond->op != WL_B_LT && cond->op != WL_B_LE && cond->op != WL_B_GT && cond->op != WL_B_GE))
+    return false;
+  const wl_expr *a = cond->args[0], *b = cond->args[1];
+  if (!wl_lanes_expr_dependent(l, b) && !wl_consteval(b, &c) && tail_index(l, f, a, 0))
+    return true;
+  return !wl_lanes_expr_dependent(l, a) && !wl_consteval(a, &c) && tail_index(l, f, b, 0);
+}
+
 /* Whether `ifs`, reached as restriction r of a call, is a grid-tail guard of
  * kernel f: a statement of the kernel's body, either the last one (nothing
  * but returns after it, no else) taken on its true side, or `if (cond)
  * return;` with the call after it. Either way the lanes that do not pass it
- * reach no other statement of the kernel, and cond compares a thread id with a
- * bound that is not a constant. *pass_side: the side of cond of the lanes
+ * reach no other statement of the kernel, and cond compares a thread index
+ * (tail_index) with a bound that is not a constant. *pass_side: the side of cond of the lanes
  * that go on. */
 static bool grid_tail(const wl_lanes *l, const wl_func *f, const wl_lane_reach *r, int *pass_side) {
   const wl_stmt *ifs = r->stmt;
-  unsigned sets[33];
-  bool const_bound = false;
   if (!f || !(f->flags & WL_F_GLOBAL) || !f->body || f->body->kind != WL_S_COMPOUND || !ifs ||
       ifs->kind != WL_S_IF || !ifs->expr || ifs->init)
     return false;
   /* a thread id against a bound known only at run time (a constant bound
    * leaves out lanes the code names: not a grid tail) */
-  if (prefix_sets(l, f, ifs->expr, 1, sets, &const_bound) == 0 || const_bound)
+  if (!tail_compare(l, f, ifs->expr))
     return false;
   unsigned at = f->body->nkids;
   for (unsigned i = 0; i < f->body->nkids; i++)
