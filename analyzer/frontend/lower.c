@@ -66,8 +66,8 @@ static file_name *file_info_at(lower_ctx *L, CXFile f, CXSourceLocation in_f) {
       fn->system = known == (void *)1;
     } else {
       bool no_loc = clang_equalLocations(in_f, clang_getNullLocation());
-      fn->system = clang_Location_isInSystemHeader(
-          no_loc ? clang_getLocationForOffset(L->ctu, f, 0) : in_f);
+      fn->system =
+          clang_Location_isInSystemHeader(no_loc ? clang_getLocationForOffset(L->ctu, f, 0) : in_f);
       if (L->system_names)
         wl_hmap_put(L->system_names, wl_xstrdup(fn->name), (void *)(uintptr_t)(fn->system ? 1 : 2),
                     false);
@@ -84,7 +84,7 @@ static file_name *file_info(lower_ctx *L, CXFile f) {
 }
 
 static wl_loc mkloc_raw(lower_ctx *L, CXFile f, unsigned line, unsigned col, unsigned off,
-                         CXSourceLocation at) {
+                        CXSourceLocation at) {
   wl_loc l = {0};
   if (!f)
     return l;
@@ -592,11 +592,12 @@ static wl_expr *lower_call(lower_ctx *L, CXCursor c) {
     /* "operator T" names a conversion function (an argument converted by
      * one, such as a cooperative-groups tile passed by value), not an
      * operator: only new, delete and co_await follow a space */
-    bool word_op = cs && cs[8] == ' ' &&
+    bool is_op = cs && strncmp(cs, "operator", 8) == 0; /* then cs[8] exists */
+    bool word_op = is_op && cs[8] == ' ' &&
                    (strncmp(cs + 9, "new", 3) == 0 || strncmp(cs + 9, "delete", 6) == 0 ||
                     strcmp(cs + 9, "co_await") == 0);
-    if (cs && strncmp(cs, "operator", 8) == 0 && !isalnum((unsigned char)cs[8]) && cs[8] != '_' &&
-        cs[8] && (cs[8] != ' ' || word_op)) {
+    if (is_op && !isalnum((unsigned char)cs[8]) && cs[8] != '_' && cs[8] &&
+        (cs[8] != ' ' || word_op)) {
       opi = (int)i;
       opname = wl_arena_strdup(A(L), cs);
     }
