@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fdio.h"
 #include "hmap.h"
 #include "wire.h"
 
@@ -324,19 +325,6 @@ char *wl_cache_get(wl_cache *c, const char *key, size_t keylen, wl_cache_fact_fn
   return payload;
 }
 
-static bool write_all(int fd, const char *p, size_t n) {
-  while (n > 0) {
-    ssize_t w = write(fd, p, n);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      return false;
-    p += w;
-    n -= (size_t)w;
-  }
-  return true;
-}
-
 void wl_cache_put(wl_cache *c, const char *key, size_t keylen, const wl_vec *deps,
                   const wl_vec *dirs, const wl_vec *facts, const char *payload, size_t len) {
   wl_buf b;
@@ -379,7 +367,7 @@ void wl_cache_put(wl_cache *c, const char *key, size_t keylen, const wl_vec *dep
   if (settled && b.len <= MAX_ENTRY && make_dirs(sub))
     fd = mkstemp(tmp.data);
   if (fd >= 0) {
-    bool ok = write_all(fd, b.data, b.len);
+    bool ok = wl_fd_write_all(fd, b.data, b.len);
     ok = close(fd) == 0 && ok;
     /* rename replaces an entry of another run atomically */
     if (ok && rename(tmp.data, path) == 0)

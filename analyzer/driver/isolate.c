@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fdio.h"
 #include "rules.h"
 #include "suppress.h"
 #include "wire.h"
@@ -31,7 +32,7 @@
 #if defined(__SANITIZE_ADDRESS__)
 #define WL_NO_AS_LIMIT 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) ||                    \
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) ||                         \
     __has_feature(thread_sanitizer)
 #define WL_NO_AS_LIMIT 1
 #endif
@@ -188,32 +189,6 @@ bool wl_iso_decode(const void *data, size_t len, wl_vec *rule_ids, wl_findings *
 /* ------------------------------------------------------------------------ */
 /* The worker                                                               */
 
-static bool write_all(int fd, const char *p, size_t n) {
-  while (n > 0) {
-    ssize_t w = write(fd, p, n);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      return false;
-    p += w;
-    n -= (size_t)w;
-  }
-  return true;
-}
-
-static bool read_all(int fd, char *p, size_t n) {
-  while (n > 0) {
-    ssize_t r = read(fd, p, n);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      return false;
-    p += r;
-    n -= (size_t)r;
-  }
-  return true;
-}
-
 static char *oom_message(const wl_iso_opts *o) {
   char msg[320];
   snprintf(msg, sizeof msg,
@@ -242,7 +217,7 @@ static void *worker_loop(void *arg) {
   worker_args *w = arg;
   void *state = NULL;
   char x[8];
-  while (read_all(w->cmd, x, sizeof x)) {
+  while (wl_fd_read_all(w->cmd, x, sizeof x)) {
     size_t job = 0;
     for (int i = 0; i < 8; i++)
       job |= (size_t)(unsigned char)x[i] << (8 * i);
@@ -268,7 +243,7 @@ static void *worker_loop(void *arg) {
     size_t len = b.len - 8;
     for (int i = 0; i < 8; i++)
       b.data[i] = (char)(unsigned char)((uint64_t)len >> (8 * i));
-    bool ok = write_all(w->res, b.data, b.len);
+    bool ok = wl_fd_write_all(w->res, b.data, b.len);
     wl_buf_free(&b);
     wl_findings_free(&f);
     free(res.error);
@@ -430,7 +405,7 @@ static bool send_job(slot *s, size_t job) {
   s->busy = true;
   s->job = job;
   clock_gettime(CLOCK_MONOTONIC, &s->since);
-  return write_all(s->cmd, x, sizeof x);
+  return wl_fd_write_all(s->cmd, x, sizeof x);
 }
 
 /* Milliseconds job s has been running. */
