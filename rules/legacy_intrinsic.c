@@ -19,6 +19,61 @@ static const wl_builtin *find_legacy(const char *name) {
   return b && b->legacy ? b : NULL;
 }
 
+/* Whether the _sync forms take a value of these WL_T_* flags: every integer
+ * and floating type; a struct such as uint4 only through a hand-made
+ * overload. */
+static bool sync_takes(unsigned t) {
+  return (t & (WL_T_INTEGER | WL_T_FLOATING)) && !(t & (WL_T_POINTER | WL_T_ARRAY));
+}
+
+/* A user function with a legacy name for a struct (ccminer's `uint4
+ * __shfl(const uint4, unsigned, unsigned)`): not the intrinsic, which took
+ * no struct in CUDA 8 and takes none now, but a function of the user's that
+ * CUDA 9+ builds as it is; the intrinsics its body calls are the findings
+ * (and are fixed). A call is one of its calls when it resolves to a user
+ * declaration whose value parameter (or, declared only, whose value
+ * argument) is not arithmetic. */
+static bool is_struct_overload(const wl_func *f) {
+  if (f->nparams == 0)
+    return false;
+  unsigned t = f->params[0]->type;
+  return !(t & (WL_T_DEPENDENT | WL_T_INVALID)) && !sync_takes(t);
+}
+
+static bool calls_struct_overload(const wl_expr *e) {
+  if (e->callee_in_prelude || !e->callee_usr || !*e->callee_usr)
+    return false;
+  if (e->callee)
+    return is_struct_overload(e->callee);
+  if (e->nargs == 0 || !e->args[0])
+    return false;
+  unsigned t = e->args[0]->type;
+  return !(t & (WL_T_DEPENDENT | WL_T_INVALID)) && !sync_takes(t);
+}
+
+/* The value type of a hand-made overload as written, without const,
+ * volatile or a reference ("double", "long long"); "" when unknown. */
+static void overload_type(const wl_func *f, char *out, size_t cap) {
+  out[0] = '\0';
+  const char *s = f && f->nparams > 0 ? f->params[0]->type_spelling : NULL;
+  if (!s)
+    return;
+  for (;;) {
+    if (strncmp(s, "const ", 6) == 0)
+      s += 6;
+    else if (strncmp(s, "volatile ", 9) == 0)
+      s += 9;
+    else
+      break;
+  }
+  size_t n = strlen(s);
+  while (n > 0 && (s[n - 1] == '&' || s[n - 1] == ' '))
+    n--;
+  if (n >= 6 && strncmp(s + n - 6, " const", 6) == 0)
+    n -= 6;
+  snprintf(out, cap, "%.*s", (int)n, s);
+}
+
 /* Whether call e lies in a hand-made overload of a legacy name all of whose
  * calls get a fix: --fix rewrites them to the _sync form, after which nothing
  * calls the overload, so the full mask cannot be wrong for the calls inside it
@@ -68,13 +123,7 @@ static bool fix_call(wl_mask_fixer *mf, wl_finding *fd, const wl_expr *e, const 
   const wl_stmt *hoist_before = NULL;
   char *hoist = NULL;
   wl_mask_choice c = WL_MASK_NONE;
-  unsigned vt = e->callee && !e->callee_in_prelude && e->callee->nparams > 0
-                    ? e->callee->params[0]->type
-                    : WL_T_INTEGER;
-  if (!(vt & (WL_T_INTEGER | WL_T_FLOATING)) || (vt & (WL_T_POINTER | WL_T_ARRAY)))
-    why = "it calls a hand-made overload for a type the _sync form does not take (keep calling "
-          "the overload)";
-  else if (e->macro && !in_def)
+  if (e->macro && !in_def)
     why = "the call comes from a macro";
   else if (!wl_tu_in_main(tu, loc) || at + nl > tu->source_len ||
            strncmp(tu->source + at, ln->name, nl) != 0 || paren >= tu->source_len ||
@@ -131,11 +180,20 @@ static bool report_call(wl_mask_fixer *mf, const wl_expr *e, const wl_builtin *l
   wl_rule_ctx *ctx = mf->ctx;
   wl_finding *fd;
   if (!e->callee_in_prelude && e->callee_usr && *e->callee_usr) {
-    fd = wl_report_expr(ctx, e,
-                        "call of '%s', a hand-made overload of a legacy warp intrinsic: since "
-                        "CUDA 9 '%s(mask, ...)' takes double (and 64-bit integers) natively; call "
-                        "it and delete the overload",
-                        ln->name, ln->replacement);
+    char ty[64];
+    overload_type(e->callee, ty, sizeof ty);
+    if (ty[0])
+      fd = wl_report_expr(ctx, e,
+                          "call of '%s', a hand-made %s overload of a legacy warp intrinsic: "
+                          "since CUDA 9 '%s(mask, ...)' takes %s itself; call it and delete the "
+                          "overload",
+                          ln->name, ty, ln->replacement, ty);
+    else
+      fd = wl_report_expr(ctx, e,
+                          "call of '%s', a hand-made overload of a legacy warp intrinsic: since "
+                          "CUDA 9 '%s(mask, ...)' takes every integer and floating type itself; "
+                          "call it and delete the overload",
+                          ln->name, ln->replacement);
     wl_note_at(ctx, fd, e->callee_decl, "'%s' is defined here", ln->name);
   } else if (ln->kind == WL_BK_VOTE) {
     fd = wl_report_expr(ctx, e,
@@ -228,6 +286,8 @@ static bool visit_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
     return true;
   if (!e->callee && is_overload_call_site(st, e))
     return true;
+  if (calls_struct_overload(e))
+    return true;
   if (!report_call(st->mf, e, ln)) {
     if (e->callee)
       wl_vec_push(&st->unfixed_callees, e->callee);
@@ -265,18 +325,35 @@ static bool whole_lines(const wl_tu *tu, wl_range r, wl_range *out) {
   return true;
 }
 
-/* A user definition of a legacy name (the hand-made double overload): CUDA 9+
- * headers define these names themselves for the host pass, so nvcc rejects it
- * as a redefinition, and the _sync forms take double natively. */
+/* A user definition of a legacy name for an arithmetic type (the hand-made
+ * double overload): CUDA 9+ headers define these names themselves for the
+ * built-in types, so nvcc rejects one such as `double __shfl_down(double,
+ * unsigned, int)` as a redefinition, and the _sync forms take every integer
+ * and floating type. Overloads for structs are the user's own functions
+ * (is_struct_overload) and are not reported. */
 static void report_definition(li_state *st, const wl_func *f, const wl_builtin *ln) {
   wl_rule_ctx *ctx = st->mf->ctx;
+  if (is_struct_overload(f))
+    return;
+  char ty[64];
+  overload_type(f, ty, sizeof ty);
   wl_range at = {f->loc, f->loc};
-  wl_finding *fd = wl_report_range(
-      ctx, at, NULL,
-      "'%s' defined here: a hand-made overload of a legacy warp intrinsic, which nvcc 9+ rejects "
-      "as a redefinition (its headers define the legacy names, double included); '%s(mask, ...)' "
-      "takes double natively: delete this overload and call it",
-      ln->name, ln->replacement);
+  wl_finding *fd;
+  if (ty[0])
+    fd = wl_report_range(ctx, at, NULL,
+                         "'%s' defined here: a hand-made %s overload of a legacy warp intrinsic, "
+                         "which nvcc 9+ rejects as a redefinition where its headers define the "
+                         "same one (they define the legacy names for the built-in types); "
+                         "'%s(mask, ...)' takes %s itself: delete this overload and call it",
+                         ln->name, ty, ln->replacement, ty);
+  else
+    fd = wl_report_range(ctx, at, NULL,
+                         "'%s' defined here: a hand-made overload of a legacy warp intrinsic, "
+                         "which nvcc 9+ rejects as a redefinition where its headers define the "
+                         "same one (they define the legacy names for the built-in types); "
+                         "'%s(mask, ...)' takes every integer and floating type itself: delete "
+                         "this overload and call it",
+                         ln->name, ln->replacement);
   if (!fd)
     return;
   bool unfixed = false;
@@ -284,17 +361,8 @@ static void report_definition(li_state *st, const wl_func *f, const wl_builtin *
     unfixed = unfixed || st->unfixed_callees.v[i] == f;
   for (size_t i = 0; i < st->unfixed_unresolved.n; i++)
     unfixed = unfixed || strcmp((const char *)st->unfixed_unresolved.v[i], f->name) == 0;
-  /* the _sync forms take arithmetic values only: an overload for a struct
-   * such as uint4 is still needed once the calls inside it are fixed */
-  unsigned t = f->nparams > 0 ? f->params[0]->type : 0;
-  bool scalar = (t & (WL_T_INTEGER | WL_T_FLOATING)) && !(t & (WL_T_POINTER | WL_T_ARRAY));
   wl_range del;
-  if (!scalar)
-    wl_note_at(ctx, fd, f->loc,
-               "no automatic fix: '%s' does not take this overload's value type; keep the "
-               "overload and fix the calls inside it",
-               ln->replacement);
-  else if (unfixed)
+  if (unfixed)
     wl_note_at(ctx, fd, f->loc,
                "no automatic fix: some calls of it could not be fixed automatically");
   else if (!whole_lines(ctx->tu, f->range, &del) || !wl_fix_replace(ctx, fd, del, ""))

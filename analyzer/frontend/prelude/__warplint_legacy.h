@@ -66,12 +66,44 @@ __WL_LEGACY_SHFL(float)
  * with any of them (warp_sum<double>) resolves to one declaration. double
  * is not a plain overload of the prelude: legacy code written for CUDA 8
  * defines its own, with a default width, and a second default argument would
- * be an error that costs its body (with a toolkit it is one, as with nvcc). */
-template <typename T> __attribute__((device)) T __shfl(T var, int srcLane, int width = 32);
-template <typename T> __attribute__((device)) T __shfl_up(T var, unsigned int delta, int width = 32);
+ * be an error that costs its body (with a toolkit it is one, as with nvcc).
+ * The template takes no struct other than the half types, as CUDA 8's
+ * sm_30_intrinsics.h took none: legacy code defines its own overloads for
+ * structs (ccminer's `uint4 __shfl(const uint4, unsigned, unsigned)`), and a
+ * template taking any T would make their calls ambiguous (the template
+ * matches the lane argument exactly where the overload converts it). */
+struct __half;
+struct __half2;
+struct __nv_bfloat16;
+struct __nv_bfloat162;
+template <typename T, bool = __is_class(T) || __is_union(T)> struct __wl_legacy_shfl_value {
+  typedef T type;
+};
+template <typename T> struct __wl_legacy_shfl_value<T, true> {};
+template <> struct __wl_legacy_shfl_value<__half, true> {
+  typedef __half type;
+};
+template <> struct __wl_legacy_shfl_value<__half2, true> {
+  typedef __half2 type;
+};
+template <> struct __wl_legacy_shfl_value<__nv_bfloat16, true> {
+  typedef __nv_bfloat16 type;
+};
+template <> struct __wl_legacy_shfl_value<__nv_bfloat162, true> {
+  typedef __nv_bfloat162 type;
+};
 template <typename T>
-__attribute__((device)) T __shfl_down(T var, unsigned int delta, int width = 32);
-template <typename T> __attribute__((device)) T __shfl_xor(T var, int laneMask, int width = 32);
+__attribute__((device)) typename __wl_legacy_shfl_value<T>::type __shfl(T var, int srcLane,
+                                                                        int width = 32);
+template <typename T>
+__attribute__((device)) typename __wl_legacy_shfl_value<T>::type
+__shfl_up(T var, unsigned int delta, int width = 32);
+template <typename T>
+__attribute__((device)) typename __wl_legacy_shfl_value<T>::type
+__shfl_down(T var, unsigned int delta, int width = 32);
+template <typename T>
+__attribute__((device)) typename __wl_legacy_shfl_value<T>::type __shfl_xor(T var, int laneMask,
+                                                                            int width = 32);
 
 #if defined(__WARPLINT_PRELUDE__)
 __attribute__((device)) unsigned int __ballot(int pred);
