@@ -228,6 +228,11 @@ static fam fam_of_cond(const wl_lanes *l, const wl_func *f, const wl_expr *cond,
     r.k = FAM_FULL; /* the whole warp, or none of it */
     return r;
   }
+  bool qlow;
+  if (wl_quotient_cond(l, f, cond, side, &r.seg, &qlow)) { /* threadIdx.x / width == 0 */
+    r.k = qlow ? FAM_PREFIX : FAM_SUFFIX;
+    return r;
+  }
   if (cond->kind == WL_E_UNARY && cond->op == WL_U_LNOT && cond->nargs == 1)
     return fam_of_cond(l, f, cond->args[0], !side);
   if (cond->kind != WL_E_BINARY || cond->nargs != 2)

@@ -184,6 +184,13 @@ static long long source_lane(const wl_lanes *l, const wl_func *f, const wl_expr 
  * trusted when this holds. Sources that cannot be computed: false. */
 static bool sources_inside(const wl_lanes *l, const wl_func *f, const wl_expr *call,
                            const wl_builtin *co, unsigned set) {
+  /* __shfl_up reads its own lane or a lower one of its segment, whatever the
+   * delta and width: inside any prefix of the warp; __shfl_down, inside any
+   * suffix */
+  if (co->kind == WL_BK_SHFL_UP && (set & (set + 1u)) == 0)
+    return true;
+  if (co->kind == WL_BK_SHFL_DOWN && (~set & (~set + 1u)) == 0)
+    return true;
   for (unsigned lane = 0; lane < 32; lane++) {
     if (!(set >> lane & 1u))
       continue;
@@ -239,34 +246,120 @@ static bool tid_linear(const wl_lanes *l, const wl_func *f, const wl_expr *e, un
   return false;
 }
 
-/* The lane sets that may take side `side` of cond: a prefix {0..k-1} (or a
- * suffix) of the warp made of whole segments, for a thread id compared with
- * a warp-uniform bound. Returns how many sets (0: not such a condition). */
-static unsigned prefix_sets(const wl_lanes *l, const wl_func *f, const wl_expr *cond, int side,
-                            unsigned *sets, bool *const_bound) {
+/* Whether e rises with the thread id and is never negative: a thread id plus
+ * warp-uniform terms (no subtraction), or such a value divided by a power of
+ * two up to 32 (tid_linear gives *seg). */
+static bool tid_rising(const wl_lanes *l, const wl_func *f, const wl_expr *e, unsigned *seg,
+                       int depth) {
+  e = wl_expr_strip(e);
+  if (!e || depth > 8)
+    return false;
+  if (e->kind == WL_E_REF) {
+    const wl_expr *r = f ? wl_local_resolve(f, e) : NULL;
+    return r && r != e && tid_rising(l, f, r, seg, depth + 1);
+  }
+  if (e->kind == WL_E_BINARY && e->nargs == 2 && e->op == WL_B_ADD) {
+    if (!wl_lanes_expr_dependent(l, e->args[1]))
+      return tid_rising(l, f, e->args[0], seg, depth + 1);
+    return !wl_lanes_expr_dependent(l, e->args[0]) && tid_rising(l, f, e->args[1], seg, depth + 1);
+  }
+  if (e->kind == WL_E_BINARY && e->op == WL_B_SUB)
+    return false;
+  return tid_linear(l, f, e, seg, depth);
+}
+
+/* Whether e (through locals) is such a rising thread id divided by, or
+ * shifted right by, a warp-uniform value: zero exactly for the thread ids
+ * below a bound, so that `e == 0` keeps a prefix of the warp (ccminer's
+ * `warp_id = threadIdx.x / width; if (warp_id == 0)`, with a width chosen at
+ * run time). */
+static bool tid_quotient(const wl_lanes *l, const wl_func *f, const wl_expr *e, unsigned *seg,
+                         int depth) {
+  e = wl_expr_strip(e);
+  if (!e || depth > 8)
+    return false;
+  if (e->kind == WL_E_REF) {
+    const wl_expr *r = f ? wl_local_resolve(f, e) : NULL;
+    return r && r != e && tid_quotient(l, f, r, seg, depth + 1);
+  }
+  if (e->kind != WL_E_BINARY || e->nargs != 2 || (e->op != WL_B_DIV && e->op != WL_B_SHR) ||
+      wl_lanes_expr_dependent(l, e->args[1]))
+    return false;
+  return tid_rising(l, f, e->args[0], seg, 0);
+}
+
+bool wl_quotient_cond(const wl_lanes *l, const wl_func *f, const wl_expr *cond, int side,
+                      unsigned *seg, bool *below) {
   long long c;
   cond = wl_expr_strip(cond);
   if (!cond || side < 0)
-    return 0;
+    return false;
+  const wl_expr *q = NULL;
+  bool zero_side = side == 1; /* whether the lanes of `side` have q == 0 */
   if (cond->kind == WL_E_UNARY && cond->op == WL_U_LNOT && cond->nargs == 1)
-    return prefix_sets(l, f, cond->args[0], !side, sets, const_bound);
+    q = cond->args[0];
+  else if (cond->kind == WL_E_BINARY && cond->nargs == 2 &&
+           (cond->op == WL_B_EQ || cond->op == WL_B_NE)) {
+    q = wl_consteval(cond->args[1], &c) && c == 0   ? cond->args[0]
+        : wl_consteval(cond->args[0], &c) && c == 0 ? cond->args[1]
+                                                    : NULL;
+    zero_side = (cond->op == WL_B_EQ) == (side == 1);
+  }
+  if (!q || !tid_quotient(l, f, q, seg, 0))
+    return false;
+  *below = zero_side;
+  return true;
+}
+
+/* Whether cond (through !) keeps the lanes below a bound on its side
+ * `side`: *below is whether those are the low lanes of the warp, *seg the
+ * size of the segments that pass or fail together. */
+static bool prefix_cond(const wl_lanes *l, const wl_func *f, const wl_expr *cond, int side,
+                        unsigned *seg, bool *below) {
+  long long c;
+  cond = wl_expr_strip(cond);
+  if (!cond)
+    return false;
+  if (cond->kind == WL_E_UNARY && cond->op == WL_U_LNOT && cond->nargs == 1) {
+    if (tid_quotient(l, f, cond->args[0], seg, 0)) { /* !q is q == 0 */
+      *below = side == 1;
+      return true;
+    }
+    return prefix_cond(l, f, cond->args[0], !side, seg, below);
+  }
   if (cond->kind != WL_E_BINARY || cond->nargs != 2)
-    return 0;
+    return false;
   int op = cond->op;
-  if (op != WL_B_LT && op != WL_B_LE && op != WL_B_GT && op != WL_B_GE)
-    return 0;
   const wl_expr *a = cond->args[0], *b = cond->args[1];
-  unsigned seg = 0;
-  bool below;
-  if (!wl_lanes_expr_dependent(l, b) && tid_linear(l, f, a, &seg, 0))
-    below = op == WL_B_LT || op == WL_B_LE;
-  else if (!wl_lanes_expr_dependent(l, a) && tid_linear(l, f, b, &seg, 0))
-    below = op == WL_B_GT || op == WL_B_GE;
+  bool lo;
+  if (op == WL_B_EQ || op == WL_B_NE) {
+    const wl_expr *q = wl_consteval(b, &c) && c == 0 ? a : wl_consteval(a, &c) && c == 0 ? b : NULL;
+    if (!q || !tid_quotient(l, f, q, seg, 0))
+      return false;
+    lo = op == WL_B_EQ;
+  } else if (op != WL_B_LT && op != WL_B_LE && op != WL_B_GT && op != WL_B_GE)
+    return false;
+  else if (!wl_lanes_expr_dependent(l, b) && tid_linear(l, f, a, seg, 0))
+    lo = op == WL_B_LT || op == WL_B_LE;
+  else if (!wl_lanes_expr_dependent(l, a) && tid_linear(l, f, b, seg, 0))
+    lo = op == WL_B_GT || op == WL_B_GE;
   else
+    return false;
+  *below = lo == (side == 1);
+  return true;
+}
+
+/* The lane sets that may take side `side` of cond: a prefix {0..k-1} (or a
+ * suffix) of the warp made of whole segments, for a thread id compared with
+ * a warp-uniform bound, or a rising thread id's quotient by a warp-uniform
+ * value compared with zero (== 0, != 0, !q). Returns how many sets (0: not
+ * such a condition). */
+static unsigned prefix_sets(const wl_lanes *l, const wl_func *f, const wl_expr *cond, int side,
+                            unsigned *sets) {
+  unsigned seg = 0;
+  bool prefix;
+  if (side < 0 || !prefix_cond(l, f, cond, side, &seg, &prefix))
     return 0;
-  if (const_bound)
-    *const_bound = wl_consteval(a, &c) || wl_consteval(b, &c);
-  bool prefix = below == (side == 1);
   unsigned n = 0;
   for (unsigned k = seg; k < 32; k += seg)
     sets[n++] = prefix ? (1u << k) - 1 : ~((1u << k) - 1);
@@ -432,7 +525,7 @@ static bool sources_in_family(const wl_lanes *l, const wl_func *fk, const wl_exp
   unsigned sets[33];
   if (!co || !wl_builtin_is_shuffle(co))
     return true; /* votes combine only the lanes of the mask */
-  unsigned n = cond ? prefix_sets(l, fk, cond, side, sets, NULL) : 0;
+  unsigned n = cond ? prefix_sets(l, fk, cond, side, sets) : 0;
   if (n == 0)
     return false;
   for (unsigned i = 0; i < n; i++)

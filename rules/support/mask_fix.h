@@ -75,4 +75,14 @@ struct wl_lanes;
  * (*seg = D: the same in each D-lane segment); locals of f are followed. */
 bool wl_tid_linear(const struct wl_lanes *l, const wl_func *f, const wl_expr *e, unsigned *seg);
 
+/* Whether cond is a quotient of a rising thread id (a thread id plus
+ * warp-uniform terms, no subtraction) by a warp-uniform value, or a right
+ * shift of it, compared with zero (`q == 0`, `0 != q`, `!q`; q may be a local
+ * holding it, as ccminer's `warp_id = threadIdx.x / width`): zero exactly for
+ * the thread ids below a bound, so the lanes where cond has truth value side
+ * are a prefix of the warp (*below) or a suffix, made of whole segments of
+ * *seg lanes. */
+bool wl_quotient_cond(const struct wl_lanes *l, const wl_func *f, const wl_expr *cond, int side,
+                      unsigned *seg, bool *below);
+
 #endif
