@@ -71,6 +71,19 @@ cp -r "$T/idem" "$T/idem1"
 contains "$T/err" "fixed 0 findings in 0 files" "second --fix of real_tagged_histogram.cu fixes nothing"
 if diff -r "$T/idem" "$T/idem1" >/dev/null; then ok; else fail "second --fix changed real_tagged_histogram.cu"; fi
 
+# ccminer's exchange through shared memory in a function called in a loop:
+# the barriers before each read and before the second store would leave the
+# next call's store racing with this call's last read, so the first --fix
+# withholds them (and says so) rather than leaving work for a second --fix
+mkdir -p "$T/lc"
+cp fixtures/missing-syncwarp/real_loop_carried_exchange.cu "$T/lc/"
+"$WL" --no-config --fix "$T/lc" >"$T/out" 2>"$T/err"
+count_is "$T/out" "automatic fix withdrawn" 3 "loop-carried exchange: the three fixes withdrawn"
+same "$T/lc/real_loop_carried_exchange.cu" fixtures/missing-syncwarp/real_loop_carried_exchange.cu "loop-carried exchange: first --fix writes nothing"
+"$WL" --no-config --fix "$T/lc" >/dev/null 2>"$T/err"
+contains "$T/err" "fixed 0 findings in 0 files" "loop-carried exchange: second --fix fixes nothing"
+same "$T/lc/real_loop_carried_exchange.cu" fixtures/missing-syncwarp/real_loop_carried_exchange.cu "loop-carried exchange: second --fix writes nothing"
+
 # each legacy-intrinsic fixture, fixed twice: the second --fix changes nothing,
 # and no legacy call that got a fix is left (a fix always removes its finding)
 for f in fixtures/legacy-intrinsic/*.cu; do
