@@ -73,6 +73,68 @@ START_TEST(test_fixture_file) {
 }
 END_TEST
 
+/* Every field of every finding and notice, one line each. */
+static void describe(const wl_findings *f, wl_buf *b) {
+  for (size_t i = 0; i < f->n; i++) {
+    const wl_finding *d = &f->v[i];
+    wl_buf_printf(b, "%s %d %s:%u:%u-%u:%u @%u %s | %s | %s\n", d->rule, (int)d->severity, d->file,
+                  d->line, d->col, d->end_line, d->end_col, d->offset, d->message, d->line_text,
+                  d->suggestion ? d->suggestion : "-");
+    for (size_t k = 0; k < d->nnotes; k++)
+      wl_buf_printf(b, "  note %s:%u:%u %s\n", d->notes[k].file, d->notes[k].line, d->notes[k].col,
+                    d->notes[k].message);
+    for (size_t k = 0; k < d->nedits; k++)
+      wl_buf_printf(b, "  edit %s @%u+%u '%s'\n", d->edits[k].file, d->edits[k].offset,
+                    d->edits[k].length, d->edits[k].text);
+  }
+  for (size_t i = 0; i < f->nnotices; i++)
+    wl_buf_printf(b, "notice %s:%u:%u %s\n", f->notices[i].file, f->notices[i].line,
+                  f->notices[i].col, f->notices[i].message);
+}
+
+/* The file analyzed by every rule with its fixes checked, as a whole (batch
+ * 0) or lowered in batches of one group of functions each (batch 1). */
+static void analyze_all(const char *path, bool batches, wl_buf *out) {
+  wl_analyze_opts o;
+  memset(&o, 0, sizeof o);
+  o.parse.arch = 75;
+  o.verify_fixes = true;
+  if (batches) {
+    o.parse.batch_min = 1;
+    o.parse.batch_bytes = 1;
+  }
+  wl_findings f;
+  wl_findings_init(&f);
+  wl_buf err;
+  wl_buf_init(&err);
+  wl_parser *p = wl_parser_new();
+  wl_parse_status st = wl_analyze_file(p, path, NULL, &o, &f, &err);
+  wl_parser_free(p);
+  ck_assert_msg(st == WL_PARSE_OK, "%s: %s", path, wl_buf_str(&err));
+  wl_findings_sort_dedup(&f);
+  describe(&f, out);
+  wl_findings_free(&f);
+  wl_buf_free(&err);
+}
+
+/* A file lowered and analyzed in batches (what a file of WL_BATCH_MIN bytes
+ * or more gets) gives exactly the findings, notes and fixes of the whole
+ * file, here with one group of functions per batch. */
+START_TEST(test_fixture_batches) {
+  const fixture_case *c = &cases[_i];
+  wl_buf whole, batched;
+  wl_buf_init(&whole);
+  wl_buf_init(&batched);
+  analyze_all(c->path, false, &whole);
+  analyze_all(c->path, true, &batched);
+  ck_assert_msg(strcmp(wl_buf_str(&whole), wl_buf_str(&batched)) == 0,
+                "%s: whole:\n%s\nin batches:\n%s", c->path, wl_buf_str(&whole),
+                wl_buf_str(&batched));
+  wl_buf_free(&whole);
+  wl_buf_free(&batched);
+}
+END_TEST
+
 /* fixtures/gpu/<rule>/bad*.cu fire exactly as annotated; fixed.cu has no finding of any rule. */
 START_TEST(test_gpu_fixtures) {
   wl_buf report;
@@ -509,6 +571,10 @@ Suite *wl_suite_fixtures(void) {
   tcase_set_timeout(tc, 300);
   tcase_add_loop_test(tc, test_fixture_file, 0, (int)ncases);
   suite_add_tcase(s, tc);
+  TCase *b = tcase_create("batches");
+  tcase_set_timeout(b, 300);
+  tcase_add_loop_test(b, test_fixture_batches, 0, (int)ncases);
+  suite_add_tcase(s, b);
   TCase *g = tcase_create("gpu");
   tcase_set_timeout(g, 300);
   tcase_add_test(g, test_gpu_fixtures);

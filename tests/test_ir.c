@@ -411,7 +411,8 @@ END_TEST
  * mixed min/max overloads and the math functions of <math.h> without an
  * #include (and still with one). */
 START_TEST(test_host_min_max_math) {
-  const char *const srcs[] = {"", "#include <math.h>\n", "#include <cmath>\n#include <algorithm>\n"};
+  const char *const srcs[] = {"", "#include <math.h>\n",
+                              "#include <cmath>\n#include <algorithm>\n"};
   for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
     char src[1024];
     snprintf(src, sizeof src,
@@ -469,6 +470,82 @@ START_TEST(test_binary_input) {
 }
 END_TEST
 
+/* The batches of a file lowered in batches: each one's function names,
+ * space-separated, one batch a line. */
+static void note_batch(wl_tu *tu, void *ud) {
+  wl_buf *b = ud;
+  for (unsigned i = 0; i < tu->nfuncs; i++) {
+    const wl_func *f = tu->funcs[i];
+    wl_buf_printf(b, "%s%s", i ? " " : "", *f->name ? f->name : "(lambda)");
+    for (unsigned k = 0; k < f->ntinsts; k++) /* the instantiations' first argument */
+      wl_buf_printf(b, "<%lld>", f->tinsts[k].vals[0]);
+  }
+  wl_buf_puts(b, "\n");
+}
+
+static bool skip_batches(wl_tu *tu, void *ud) {
+  (void)tu;
+  (void)ud;
+  return false;
+}
+
+/* Lowered in batches (one group of functions a batch): functions that call
+ * one another or share a name stay together, groups in the order of their
+ * first function; a template's explicit instantiation reaches it in its
+ * batch; the TU returned holds none of them. */
+START_TEST(test_batches) {
+  const char *src = "__device__ int helper(int x) { return x + 1; }\n"
+                    "__global__ void a(int *p) { p[0] = helper(p[1]); }\n"
+                    "__global__ void b(int *p) { p[0] = 2; }\n"
+                    "template <int N> __global__ void t(int *p) { p[0] = N; }\n"
+                    "template __global__ void t<7>(int *);\n"
+                    "__device__ int g(int x) { return x; }\n"
+                    "__global__ void c(int *p) { auto f = [](int v) { return v; }; p[0] = f(1); }\n"
+                    "__device__ int g(float x) { return 2; }\n"
+                    "__global__ void d(int *p) { p[0] = g(1.0f); }\n";
+  wl_parser *p = wl_parser_new();
+  wl_parse_opts o;
+  memset(&o, 0, sizeof o);
+  wl_buf seen, err;
+  wl_buf_init(&seen);
+  wl_buf_init(&err);
+  o.on_batch = note_batch;
+  o.batch_ud = &seen;
+  o.batch_min = 1;
+  o.batch_bytes = 1;
+  wl_tu *tu = NULL;
+  ck_assert_int_eq(wl_parse(p, "t.cu", src, &o, &tu, &err), WL_PARSE_OK);
+  ck_assert(tu->batched);
+  ck_assert_uint_eq(tu->nfuncs, 0);
+  ck_assert_str_eq(wl_buf_str(&seen), "helper a\nb\nt<7>\ng g d\nc (lambda)\n");
+  wl_tu_free(tu);
+  /* one batch: the order of a whole lowering */
+  wl_buf_free(&seen);
+  wl_buf_init(&seen);
+  o.batch_bytes = 1u << 30; /* one batch */
+  ck_assert_int_eq(wl_parse(p, "t.cu", src, &o, &tu, &err), WL_PARSE_OK);
+  ck_assert_str_eq(wl_buf_str(&seen), "helper a b t<7> g c (lambda) g d\n");
+  wl_tu_free(tu);
+  /* on_parsed may skip the batches; a file under batch_min is lowered whole */
+  wl_buf_free(&seen);
+  wl_buf_init(&seen);
+  o.on_parsed = skip_batches;
+  ck_assert_int_eq(wl_parse(p, "t.cu", src, &o, &tu, &err), WL_PARSE_OK);
+  ck_assert_str_eq(wl_buf_str(&seen), "");
+  wl_tu_free(tu);
+  o.on_parsed = NULL;
+  o.batch_min = (size_t)1 << 20;
+  ck_assert_int_eq(wl_parse(p, "t.cu", src, &o, &tu, &err), WL_PARSE_OK);
+  ck_assert(!tu->batched);
+  ck_assert_uint_eq(tu->nfuncs, 9);
+  ck_assert_str_eq(wl_buf_str(&seen), "");
+  wl_tu_free(tu);
+  wl_buf_free(&seen);
+  wl_buf_free(&err);
+  wl_parser_free(p);
+}
+END_TEST
+
 Suite *wl_suite_ir(void) {
   Suite *s = suite_create("ir");
   TCase *tc = tcase_create("lowering");
@@ -488,6 +565,7 @@ Suite *wl_suite_ir(void) {
   tcase_add_test(tc, test_conversion_function_argument);
   tcase_add_test(tc, test_half_prelude);
   tcase_add_test(tc, test_host_min_max_math);
+  tcase_add_test(tc, test_batches);
   suite_add_tcase(s, tc);
   return s;
 }

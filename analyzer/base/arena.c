@@ -23,6 +23,13 @@ void wl_arena_free(wl_arena *a) {
   a->head = NULL;
 }
 
+size_t wl_arena_size(const wl_arena *a) {
+  size_t n = 0;
+  for (const wl_arena_block *b = a->head; b; b = b->next)
+    n += sizeof *b + b->cap;
+  return n;
+}
+
 void *wl_arena_alloc(wl_arena *a, size_t n) {
   const size_t align = sizeof(max_align_t);
   n = (n + align - 1) / align * align;

@@ -11,38 +11,52 @@
 #include "rules.h"
 #include "suppress.h"
 
-void wl_run_rules(const wl_tu *tu, const char *display_path, const wl_analyze_opts *o,
-                  wl_findings *out) {
+/* The enabled rules over tu's functions, their findings added to local
+ * (suppressions not applied). */
+static void rules_only(const wl_tu *tu, const char *display_path, const wl_analyze_opts *o,
+                       wl_findings *local) {
   wl_analyses an;
   wl_analyses_init(&an, tu, o ? o->analysis : NULL);
-  wl_findings local;
-  wl_findings_init(&local);
   wl_rule_ctx ctx = {.tu = tu,
-                     .out = &local,
+                     .out = local,
                      .display_path = display_path,
                      .an = &an,
                      .arch = o && o->parse.arch ? o->parse.arch : WL_DEFAULT_ARCH};
   for (size_t i = 0; i < wl_nrules; i++) {
     if (o && o->enabled && !o->enabled[i])
       continue;
-    size_t before = local.n;
+    size_t before = local->n;
     ctx.rule = &wl_rules[i];
     wl_rule_runs[i](&ctx);
     if (o && o->severity)
-      for (size_t j = before; j < local.n; j++)
-        local.v[j].severity = o->severity[i];
+      for (size_t j = before; j < local->n; j++)
+        local->v[j].severity = o->severity[i];
   }
   wl_rule_ctx_free(&ctx);
   wl_analyses_free(&an);
+}
+
+/* Applies the suppression comments of tu's source to local, adds the TU's
+ * notices, and moves local to out. */
+static void rules_finish(const wl_tu *tu, const char *display_path, const wl_analyze_opts *o,
+                         wl_findings *local, wl_findings *out) {
   wl_suppress_apply(tu->source, tu->source_len, display_path, &wl_rule_catalog,
-                    o ? o->enabled : NULL, o && o->report_unused_suppressions, &local);
+                    o ? o->enabled : NULL, o && o->report_unused_suppressions, local);
   for (unsigned i = 0; i < tu->nnotices; i++) {
     const wl_parse_diag *d = &tu->notices[i];
     bool main = !d->loc.file || wl_tu_in_main(tu, d->loc);
-    wl_findings_add_notice(&local, main ? display_path : d->loc.file, d->loc.line, d->loc.col,
+    wl_findings_add_notice(local, main ? display_path : d->loc.file, d->loc.line, d->loc.col,
                            d->message);
   }
-  wl_findings_move(out, &local);
+  wl_findings_move(out, local);
+}
+
+void wl_run_rules(const wl_tu *tu, const char *display_path, const wl_analyze_opts *o,
+                  wl_findings *out) {
+  wl_findings local;
+  wl_findings_init(&local);
+  rules_only(tu, display_path, o, &local);
+  rules_finish(tu, display_path, o, &local, out);
 }
 
 void wl_analyze_info_free(wl_analyze_info *info) {
@@ -135,52 +149,126 @@ static const char *missing_quoted(const wl_tu *tu, const wl_parse_diag *d, char 
 
 #define WL_INFER_ROUNDS 4
 
+/* One round of include inference: the include directories that resolve the
+ * quoted includes of tu that did not resolve, added to args (and extra, which
+ * owns them); false when there is none new. */
+static bool infer_round(const wl_tu *tu, const wl_analyze_opts *o, wl_analyze_info *info,
+                        wl_vec *args, wl_vec *extra) {
+  bool added = false;
+  for (unsigned i = 0; i < tu->ndiags; i++) {
+    char name[1024];
+    const char *nm = missing_quoted(tu, &tu->diags[i], name, sizeof name);
+    char *dir = nm ? o->infer_include(nm, tu->diags[i].loc.file, o->infer_ud) : NULL;
+    if (!dir)
+      continue;
+    wl_buf flag;
+    wl_buf_init(&flag);
+    wl_buf_printf(&flag, "-I%s", dir);
+    bool dup = false;
+    for (size_t k = 0; k < extra->n && !dup; k++)
+      dup = strcmp(extra->v[k], flag.data) == 0;
+    if (!dup) {
+      wl_vec_push(extra, wl_buf_detach(&flag));
+      wl_vec_push(args, extra->v[extra->n - 1]);
+      if (info) {
+        wl_vec_push(&info->inferred, wl_xstrdup(nm));
+        wl_vec_push(&info->inferred, wl_xstrdup(dir));
+      }
+      added = true;
+    }
+    wl_buf_free(&flag);
+    free(dir);
+  }
+  return added;
+}
+
+/* A file analyzed in batches (wl_parse_opts.on_batch): what the batches
+ * share. The findings of each batch are collected per file shown ([0] the
+ * main file, [1 + i] the TU's user header i), the suppressions applied once
+ * at the end. */
+typedef struct file_run {
+  const wl_analyze_opts *o;
+  wl_analyze_info *info;
+  const char *path;
+  wl_vec *args, *extra; /* include inference (parse_inferring) */
+  int round;
+  bool again; /* parse again with the include directories inferred */
+  wl_findings *found;
+  unsigned nfound;
+} file_run;
+
+static void prepare_file(wl_tu *tu, const wl_analyze_opts *o, wl_analyze_info *info,
+                         const char *path);
+
+static bool run_on_parsed(wl_tu *tu, void *ud) {
+  file_run *fr = ud;
+  if (fr->o->infer_include && fr->round + 1 < WL_INFER_ROUNDS &&
+      infer_round(tu, fr->o, fr->info, fr->args, fr->extra)) {
+    fr->again = true; /* nothing analyzed: the next parse will be */
+    return false;
+  }
+  prepare_file(tu, fr->o, fr->info, fr->path);
+  fr->nfound = 1 + tu->nfiles;
+  fr->found = wl_xcalloc(fr->nfound, sizeof *fr->found);
+  for (unsigned i = 0; i < fr->nfound; i++)
+    wl_findings_init(&fr->found[i]);
+  return true;
+}
+
+static void run_on_batch(wl_tu *tu, void *ud) {
+  file_run *fr = ud;
+  rules_only(tu, fr->path, fr->o, &fr->found[0]);
+  const char *main_path = tu->path, *main_source = tu->source;
+  size_t main_len = tu->source_len;
+  for (unsigned i = 0; i < tu->nfiles; i++) {
+    const wl_tu_file *tf = &tu->files[i];
+    if (!tf->report)
+      continue;
+    tu->path = tf->name;
+    tu->source = tf->source;
+    tu->source_len = tf->source_len;
+    rules_only(tu, tf->display, fr->o, &fr->found[1 + i]);
+  }
+  tu->path = main_path;
+  tu->source = main_source;
+  tu->source_len = main_len;
+}
+
 /* Parses the file; with include inference, again with the include
  * directories that resolve its quoted includes (new includes may bring new
- * unresolved ones: a few rounds). */
+ * unresolved ones: a few rounds). With fr, a large file is analyzed in
+ * batches during the parse (run_on_batch). */
 static wl_parse_status parse_inferring(wl_parser *p, const char *path, const char *contents,
                                        const wl_analyze_opts *o, wl_tu **out, wl_analyze_info *info,
-                                       wl_buf *err) {
+                                       wl_buf *err, file_run *fr) {
   wl_parse_opts po = o->parse;
   po.quiet_diags = true; /* what did not resolve is said once, after the last parse */
   wl_vec args = {0}, extra = {0};
   for (size_t i = 0; i < o->parse.nargs; i++)
     wl_vec_push(&args, (void *)o->parse.args[i]);
+  if (fr) {
+    po.on_parsed = run_on_parsed;
+    po.on_batch = run_on_batch;
+    po.batch_ud = fr;
+    fr->args = &args;
+    fr->extra = &extra;
+  }
   wl_tu *tu = NULL;
   wl_parse_status st = WL_PARSE_OK;
   for (int round = 0;; round++) {
     po.args = (const char *const *)args.v;
     po.nargs = args.n;
+    if (fr) {
+      fr->round = round;
+      fr->again = false;
+    }
     st = wl_parse(p, path, contents, &po, &tu, err);
     po.verbose = false; /* the parser's other notes: once */
-    if (st != WL_PARSE_OK || !o->infer_include || round + 1 >= WL_INFER_ROUNDS)
+    if (st != WL_PARSE_OK)
       break;
-    bool added = false;
-    for (unsigned i = 0; i < tu->ndiags; i++) {
-      char name[1024];
-      const char *nm = missing_quoted(tu, &tu->diags[i], name, sizeof name);
-      char *dir = nm ? o->infer_include(nm, tu->diags[i].loc.file, o->infer_ud) : NULL;
-      if (!dir)
-        continue;
-      wl_buf flag;
-      wl_buf_init(&flag);
-      wl_buf_printf(&flag, "-I%s", dir);
-      bool dup = false;
-      for (size_t k = 0; k < extra.n && !dup; k++)
-        dup = strcmp(extra.v[k], flag.data) == 0;
-      if (!dup) {
-        wl_vec_push(&extra, wl_buf_detach(&flag));
-        wl_vec_push(&args, extra.v[extra.n - 1]);
-        if (info) {
-          wl_vec_push(&info->inferred, wl_xstrdup(nm));
-          wl_vec_push(&info->inferred, wl_xstrdup(dir));
-        }
-        added = true;
-      }
-      wl_buf_free(&flag);
-      free(dir);
-    }
-    if (!added)
+    if (tu->batched ? !fr->again
+                    : !o->infer_include || round + 1 >= WL_INFER_ROUNDS ||
+                          !infer_round(tu, o, info, &args, &extra))
       break;
     wl_tu_free(tu);
     tu = NULL;
@@ -495,13 +583,9 @@ static void verify_fixes(wl_parser *p, const char *path, const char *text, size_
   free(gone);
 }
 
-wl_parse_status wl_analyze_file_ex(wl_parser *p, const char *path, const char *contents,
-                                   const wl_analyze_opts *o, wl_findings *out,
-                                   wl_analyze_info *info, wl_buf *err) {
-  wl_tu *tu = NULL;
-  wl_parse_status st = parse_inferring(p, path, contents, o, &tu, info, err);
-  if (st != WL_PARSE_OK)
-    return st;
+/* Which user headers of tu are reported, and what info records of them. */
+static void prepare_file(wl_tu *tu, const wl_analyze_opts *o, wl_analyze_info *info,
+                         const char *path) {
   for (unsigned i = 0; i < tu->nfiles; i++) {
     wl_tu_file *tf = &tu->files[i];
     tf->report =
@@ -519,6 +603,23 @@ wl_parse_status wl_analyze_file_ex(wl_parser *p, const char *path, const char *c
     if (info)
       wl_vec_push(&info->included, wl_xstrdup(tf->canon));
   }
+  tu->main_display = path;
+}
+
+wl_parse_status wl_analyze_file_ex(wl_parser *p, const char *path, const char *contents,
+                                   const wl_analyze_opts *o, wl_findings *out,
+                                   wl_analyze_info *info, wl_buf *err) {
+  wl_tu *tu = NULL;
+  file_run fr;
+  memset(&fr, 0, sizeof fr);
+  fr.o = o;
+  fr.info = info;
+  fr.path = path;
+  wl_parse_status st = parse_inferring(p, path, contents, o, &tu, info, err, &fr);
+  if (st != WL_PARSE_OK)
+    return st;
+  if (!tu->batched)
+    prepare_file(tu, o, info, path);
   for (unsigned i = 0; info && i < tu->ndeps; i++) {
     wl_tu_dep *d = wl_xcalloc(1, sizeof *d);
     *d = tu->deps[i];
@@ -543,16 +644,21 @@ wl_parse_status wl_analyze_file_ex(wl_parser *p, const char *path, const char *c
       } else if (user)
         info->nerrors++;
     }
-  tu->main_display = path;
+  /* the rules over the whole TU, or the batches' findings (fr.found) */
+  wl_findings main_found;
+  wl_findings_init(&main_found);
+  if (!tu->batched)
+    rules_only(tu, path, o, &main_found);
+  wl_findings *mf = tu->batched ? &fr.found[0] : &main_found;
   if (o->verify_fixes) {
     wl_findings own;
     wl_findings_init(&own);
-    wl_run_rules(tu, path, o, &own);
+    rules_finish(tu, path, o, mf, &own);
     wl_findings_sort_dedup(&own);
     verify_fixes(p, path, tu->source, tu->source_len, o, &own);
     wl_findings_move(out, &own);
   } else {
-    wl_run_rules(tu, path, o, out);
+    rules_finish(tu, path, o, mf, out);
   }
   /* each reported header in turn, as if it were the file analyzed */
   const char *main_path = tu->path, *main_source = tu->source;
@@ -564,11 +670,22 @@ wl_parse_status wl_analyze_file_ex(wl_parser *p, const char *path, const char *c
     tu->path = tf->name;
     tu->source = tf->source;
     tu->source_len = tf->source_len;
-    wl_run_rules(tu, tf->display, o, out);
+    if (tu->batched) {
+      rules_finish(tu, tf->display, o, &fr.found[1 + i], out);
+    } else {
+      wl_findings local;
+      wl_findings_init(&local);
+      rules_only(tu, tf->display, o, &local);
+      rules_finish(tu, tf->display, o, &local, out);
+    }
   }
   tu->path = main_path;
   tu->source = main_source;
   tu->source_len = main_len;
+  for (unsigned i = 0; i < fr.nfound; i++)
+    wl_findings_free(&fr.found[i]);
+  free(fr.found);
+  wl_findings_free(&main_found);
   wl_tu_free(tu);
   return WL_PARSE_OK;
 }

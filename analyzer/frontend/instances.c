@@ -21,6 +21,7 @@ void inst_note_instantiation(lower_ctx *L, CXCursor spec, CXCursor tmpl) {
   seen_inst *si = wl_arena_alloc(A(L), sizeof *si);
   memset(si, 0, sizeof *si);
   si->usr = lower_take(L, clang_getCursorUSR(tmpl));
+  si->seq = L->seq;
   si->n = n > 16 ? 16 : (unsigned)n;
   bool any = false;
   for (unsigned i = 0; i < si->n; i++)

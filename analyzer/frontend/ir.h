@@ -307,6 +307,9 @@ typedef struct wl_tu {
    * when they could not all be listed */
   wl_tu_dep *deps;
   unsigned ndeps;
+  /* lowered in batches (wl_parse_opts.on_batch): funcs is empty once
+   * wl_parse returns, each batch's functions were handed over in turn */
+  bool batched;
 } wl_tu;
 
 /* Look-ups used by analyses. */

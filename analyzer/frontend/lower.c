@@ -20,12 +20,17 @@ char *lower_take(lower_ctx *L, CXString s) {
   const char *c = clang_getCString(s);
   if (!c)
     c = "";
-  char *r = wl_hmap_get(&L->names, c);
+  char *r = (char *)lower_intern(L, c);
+  clang_disposeString(s);
+  return r;
+}
+
+const char *lower_intern(lower_ctx *L, const char *s) {
+  char *r = wl_hmap_get(&L->names, s);
   if (!r) {
-    r = wl_arena_strdup(A(L), c);
+    r = wl_arena_strdup(&L->tu->arena, s); /* outlives a batch's arena */
     wl_hmap_put(&L->names, r, r, false);
   }
-  clang_disposeString(s);
   return r;
 }
 
@@ -283,7 +288,7 @@ static wl_var **var_lookup(lower_ctx *L, CXCursor decl) {
       var_slot *s = &L->vars[i];
       if (!s->var)
         break;
-      if (s->hash == h && clang_equalCursors(s->key, key))
+      if (!s->dead && s->hash == h && clang_equalCursors(s->key, key))
         return &s->var;
     }
   }
@@ -292,10 +297,17 @@ static wl_var **var_lookup(lower_ctx *L, CXCursor decl) {
 
 static void var_insert(lower_ctx *L, CXCursor decl, wl_var *v) {
   if ((L->nvars + 1) * 2 > L->capvars) {
-    size_t ncap = L->capvars ? L->capvars * 2 : 256;
+    size_t live = 0;
+    for (size_t i = 0; i < L->capvars; i++)
+      live += L->vars[i].var && !L->vars[i].dead;
+    /* the slots of freed batches are dropped: the table keeps the size of
+     * what is alive */
+    size_t ncap = 256;
+    while ((live + 1) * 4 > ncap)
+      ncap *= 2;
     var_slot *nv = wl_xcalloc(ncap, sizeof *nv);
     for (size_t i = 0; i < L->capvars; i++)
-      if (L->vars[i].var) {
+      if (L->vars[i].var && !L->vars[i].dead) {
         size_t j = L->vars[i].hash & (ncap - 1);
         while (nv[j].var)
           j = (j + 1) & (ncap - 1);
@@ -304,6 +316,7 @@ static void var_insert(lower_ctx *L, CXCursor decl, wl_var *v) {
     free(L->vars);
     L->vars = nv;
     L->capvars = ncap;
+    L->nvars = live;
   }
   CXCursor key = clang_getCanonicalCursor(decl);
   unsigned h = clang_hashCursor(key);
@@ -313,19 +326,42 @@ static void var_insert(lower_ctx *L, CXCursor decl, wl_var *v) {
   L->vars[i].key = key;
   L->vars[i].hash = h;
   L->vars[i].var = v;
+  L->vars[i].dead = false;
   L->nvars++;
+  if (L->cur) { /* forgotten when the batch's arena is freed */
+    CXCursor *k = wl_xmalloc(sizeof *k);
+    *k = key;
+    wl_vec_push(&L->batch_vars, k);
+  }
+}
+
+void lower_forget_batch_vars(lower_ctx *L) {
+  for (size_t n = 0; n < L->batch_vars.n; n++) {
+    CXCursor *key = L->batch_vars.v[n];
+    unsigned h = clang_hashCursor(*key);
+    size_t mask = L->capvars - 1;
+    for (size_t i = h & mask; L->vars[i].var; i = (i + 1) & mask)
+      if (!L->vars[i].dead && L->vars[i].hash == h && clang_equalCursors(L->vars[i].key, *key)) {
+        L->vars[i].dead = true;
+        break;
+      }
+    free(key);
+  }
+  L->batch_vars.n = 0;
 }
 
 /* Something left out of the IR because it nests more than WL_MAX_NESTING
  * levels deep: what (a function, an initializer, declarations) and its name. */
 static void add_notice(lower_ctx *L, wl_loc loc, const char *what, const char *name) {
-  wl_parse_diag *d = wl_arena_alloc(A(L), sizeof *d);
+  if (L->quiet) /* a unit lowered again: its notices were added the first time */
+    return;
+  wl_parse_diag *d = wl_arena_alloc(&L->tu->arena, sizeof *d);
   memset(d, 0, sizeof *d);
   d->loc = loc;
   char msg[512];
   snprintf(msg, sizeof msg, "%s '%s' not analyzed: nested more than %d levels deep", what, name,
            WL_MAX_NESTING);
-  d->message = wl_arena_strdup(A(L), msg);
+  d->message = wl_arena_strdup(&L->tu->arena, msg);
   wl_vec_push(&L->notices, d);
 }
 
@@ -1430,6 +1466,15 @@ static wl_func *lower_function(lower_ctx *L, CXCursor c, unsigned extra) {
   return f;
 }
 
+void lower_unit_now(lower_ctx *L, const lower_unit *u) {
+  unsigned depth = L->depth, seq = L->seq;
+  L->depth = u->depth;
+  L->seq = u->seq;
+  (void)lower_function(L, u->c, u->extra);
+  L->depth = depth;
+  L->seq = seq;
+}
+
 static bool user_code(lower_ctx *L, CXCursor c) {
   CXSourceLocation sl = clang_getCursorLocation(c);
   if (clang_Location_isInSystemHeader(sl))
@@ -1478,6 +1523,7 @@ enum CXChildVisitResult lower_macro_visitor(CXCursor c, CXCursor parent, CXClien
 
 static void lower_decl(lower_ctx *L, CXCursor c, unsigned tmpl) {
   enum CXCursorKind k = clang_getCursorKind(c);
+  L->seq++;
   switch (k) {
   case CXCursor_FunctionDecl:
   case CXCursor_CXXMethod:
@@ -1490,11 +1536,18 @@ static void lower_decl(lower_ctx *L, CXCursor c, unsigned tmpl) {
       if (!clang_Cursor_isNull(t))
         inst_note_instantiation(L, c, t);
     }
-    if (user_code(L, c) && has_body(c))
-      lower_function(
-          L, c,
+    if (user_code(L, c) && has_body(c)) {
+      unsigned extra =
           tmpl | (k == CXCursor_FunctionTemplate ? WL_F_TEMPLATE : 0) |
-              (k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate ? 0 : WL_F_METHOD));
+          (k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate ? 0 : WL_F_METHOD);
+      if (L->collect) {
+        lower_unit *u = wl_xmalloc(sizeof *u);
+        *u = (lower_unit){c, extra, L->depth, L->seq};
+        wl_vec_push(&L->units, u);
+      } else {
+        lower_function(L, c, extra);
+      }
+    }
     return;
   case CXCursor_VarDecl:
     if (user_code(L, c))

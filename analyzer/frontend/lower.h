@@ -19,6 +19,7 @@ typedef struct var_slot {
   CXCursor key; /* canonical declaration */
   unsigned hash;
   wl_var *var;
+  bool dead; /* a variable of a batch that was freed (lower_forget_batch_vars) */
 } var_slot;
 
 typedef struct file_name {
@@ -63,17 +64,38 @@ typedef struct lower_ctx {
    * precompiled header without a location in it costs clang a load of all
    * that header's source-location entries. Names are strdup'ed. */
   wl_hmap *system_names;
+  /* Lowering in batches (parse.c, wl_parse_opts.on_batch): the arena the IR
+   * goes to (NULL: the TU's; names, globals and notices always go there),
+   * whether lower_decl records the functions as units instead of lowering
+   * them, the units recorded, the declaration being lowered (instantiation
+   * order), and whether notices are left out (a unit lowered again). */
+  wl_arena *cur;
+  bool collect;
+  wl_vec units; /* lower_unit* */
+  unsigned seq;
+  bool quiet;
+  wl_vec batch_vars; /* CXCursor* (malloc'ed): variables inserted into a batch's arena */
 } lower_ctx;
+
+/* A function with a body recorded by lower_decl in collect mode: lowered
+ * later with the nesting depth and flags it had where it was declared. */
+typedef struct lower_unit {
+  CXCursor c;
+  unsigned extra; /* lower_function's flags */
+  unsigned depth; /* L->depth at its declaration */
+  unsigned seq;   /* L->seq at its declaration */
+} lower_unit;
 
 /* An instantiation of a function template: its template's USR and arguments. */
 typedef struct seen_inst {
   const char *usr;
+  unsigned seq; /* L->seq where it was seen: instantiations keep the order of a whole lowering */
   unsigned n;
   long long vals[16];
   unsigned char known[16];
 } seen_inst;
 
-static inline wl_arena *A(lower_ctx *L) { return &L->tu->arena; }
+static inline wl_arena *A(lower_ctx *L) { return L->cur ? L->cur : &L->tu->arena; }
 
 /* lower.c */
 char *lower_take(lower_ctx *L, CXString s);
@@ -83,6 +105,12 @@ void lower_decls(lower_ctx *L, CXCursor parent, unsigned tmpl);
 int lower_cmp_macro(const void *a, const void *b);
 int lower_cmp_func(const void *a, const void *b);
 void lower_link_calls(lower_ctx *L);
+/* Lowers one unit recorded in collect mode (into A(L)). */
+void lower_unit_now(lower_ctx *L, const lower_unit *u);
+/* Forgets the variables lowered into a batch's arena (before it is freed). */
+void lower_forget_batch_vars(lower_ctx *L);
+/* One copy of s in the TU's arena (the names lower_take keeps). */
+const char *lower_intern(lower_ctx *L, const char *s);
 
 /* instances.c */
 void inst_note_instantiation(lower_ctx *L, CXCursor spec, CXCursor tmpl);

@@ -4,6 +4,7 @@
  * (lower.c, instances.c). libclang lives in frontend/ and nowhere else. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "parse.h"
+#include "batches.h"
 #include "lower.h"
 
 #include <clang-c/Index.h>
@@ -451,10 +452,21 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
   clang_visitChildren(clang_getTranslationUnitCursor(ctu), lower_macro_visitor, &L);
   if (L.nmacros > 1)
     qsort(L.macros, L.nmacros, sizeof *L.macros, lower_cmp_macro);
-  lower_decls(&L, clang_getTranslationUnitCursor(ctu), 0);
-  lower_link_calls(&L);
-  inst_scan_explicit_instantiations(&L);
-  inst_link_instantiations(&L);
+  bool batched = opts->on_batch && len >= (opts->batch_min ? opts->batch_min : WL_BATCH_MIN);
+  lower_batches plan;
+  memset(&plan, 0, sizeof plan);
+  if (batched) {
+    /* the functions are recorded, then lowered a batch at a time below */
+    L.collect = true;
+    lower_decls(&L, clang_getTranslationUnitCursor(ctu), 0);
+    L.collect = false;
+    lower_plan_batches(&L, opts->batch_bytes ? opts->batch_bytes : WL_BATCH_BYTES, &plan);
+  } else {
+    lower_decls(&L, clang_getTranslationUnitCursor(ctu), 0);
+    lower_link_calls(&L);
+    inst_scan_explicit_instantiations(&L);
+    inst_link_instantiations(&L);
+  }
   collect_diags(&L, opts);
   if (L.notices.n) {
     tu->notices = wl_arena_alloc(&tu->arena, L.notices.n * sizeof *tu->notices);
@@ -470,6 +482,18 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
   tu->nfuncs = (unsigned)L.funcs.n;
   tu->globals = (wl_var **)wl_arena_dup_ptrs(&tu->arena, L.globals.v, L.globals.n);
   tu->nglobals = (unsigned)L.globals.n;
+  if (batched) {
+    tu->batched = true;
+    if (!opts->on_parsed || opts->on_parsed(tu, opts->batch_ud))
+      lower_run_batches(&L, &plan, opts->on_batch, opts->batch_ud);
+    lower_batches_free(&plan);
+  }
+  for (size_t i = 0; i < L.units.n; i++)
+    free(L.units.v[i]);
+  wl_vec_free(&L.units);
+  for (size_t i = 0; i < L.batch_vars.n; i++)
+    free(L.batch_vars.v[i]);
+  wl_vec_free(&L.batch_vars);
   wl_vec_free(&L.funcs);
   wl_vec_free(&L.globals);
   wl_vec_free(&L.calls);

@@ -34,7 +34,28 @@ typedef struct wl_parse_opts {
   bool verbose;             /* report unresolved includes/types on stderr */
   bool quiet_diags;         /* verbose, but the caller prints the unresolved (analyze.c) */
   bool deps;                /* list the files read in wl_tu.deps (the result cache) */
+  /* Lowering in batches, for a main file of at least batch_min bytes (0:
+   * WL_BATCH_MIN) when on_batch is set: the functions are lowered a batch of
+   * about batch_bytes of IR at a time (0: WL_BATCH_BYTES), functions that
+   * call or name one another in the same batch, and each batch is handed to
+   * on_batch (the TU's funcs are the batch's, its globals all of them) and
+   * freed before the next; the TU wl_parse returns then has no functions
+   * (wl_tu.batched). on_parsed, when set, is called first with the TU's
+   * diagnostics and files (no functions): false skips the batches. */
+  bool (*on_parsed)(wl_tu *tu, void *ud);
+  void (*on_batch)(wl_tu *tu, void *ud);
+  void *batch_ud;
+  size_t batch_min, batch_bytes;
 } wl_parse_opts;
+
+/* A main file this large is lowered in batches (when the caller takes
+ * batches), each of about this much IR. */
+#ifndef WL_BATCH_MIN /* a build may lower them (-D), to test the batches on small files */
+#define WL_BATCH_MIN (1u << 20)
+#endif
+#ifndef WL_BATCH_BYTES
+#define WL_BATCH_BYTES (32u << 20)
+#endif
 
 typedef enum wl_parse_status {
   WL_PARSE_OK = 0,
