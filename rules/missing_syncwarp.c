@@ -225,8 +225,10 @@ static void free_index(race_index *x) {
   wl_hmap_free(&x->ends);
 }
 
-/* Whether statement t races with itself and has the shape the Listing 8
- * rewrite takes, run by the whole warp: its rewrite then ends with a barrier. */
+/* Whether statement t races with itself and its own finding gets the
+ * Listing 8 rewrite, which ends with a barrier: the rewrite is built here on a
+ * scratch finding, since the shape alone does not say it succeeds (an operand
+ * from a macro, a statement a macro wrote, a parse error nearby). */
 static bool ends_with_barrier_after_fix(wl_rule_ctx *ctx, race_index *x, const wl_stmt *t) {
   const wl_expr *x_ = t->kind == WL_S_EXPR ? t->expr : NULL;
   if (!x_ || x_->kind != WL_E_BINARY || !wl_binop_is_assign(x_->op) || t->macro)
@@ -236,7 +238,12 @@ static bool ends_with_barrier_after_fix(wl_rule_ctx *ctx, race_index *x, const w
   void **memo = wl_hmap_slot_of(&x->ends, t);
   if (!*memo) {
     char bar[48];
-    *memo = barrier_for(ctx, t, bar, sizeof bar) ? ENDS_YES : ENDS_NO;
+    wl_finding scratch;
+    memset(&scratch, 0, sizeof scratch);
+    bool ends = barrier_for(ctx, t, bar, sizeof bar) &&
+                rewrite_read_modify_write(ctx, &scratch, t, bar, false);
+    wl_finding_free(&scratch);
+    *memo = ends ? ENDS_YES : ENDS_NO;
   }
   return *memo == ENDS_YES;
 }
