@@ -26,7 +26,7 @@ void wl_arena_free(wl_arena *a) {
 size_t wl_arena_size(const wl_arena *a) {
   size_t n = 0;
   for (const wl_arena_block *b = a->head; b; b = b->next)
-    n += sizeof *b + b->cap;
+    n += b->used;
   return n;
 }
 

@@ -15,7 +15,7 @@ void wl_arena_free(wl_arena *a);
 void *wl_arena_alloc(wl_arena *a, size_t n);
 char *wl_arena_strdup(wl_arena *a, const char *s);
 char *wl_arena_strndup(wl_arena *a, const char *s, size_t n);
-/* The bytes the arena holds (its blocks' sizes). */
+/* The bytes allocated from the arena (not counting its blocks' free tails). */
 size_t wl_arena_size(const wl_arena *a);
 /* Copies n pointers into a new arena array. */
 void **wl_arena_dup_ptrs(wl_arena *a, void *const *v, size_t n);

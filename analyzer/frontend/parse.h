@@ -54,7 +54,7 @@ typedef struct wl_parse_opts {
 #define WL_BATCH_MIN (1u << 20)
 #endif
 #ifndef WL_BATCH_BYTES
-#define WL_BATCH_BYTES (32u << 20)
+#define WL_BATCH_BYTES (16u << 20)
 #endif
 
 typedef enum wl_parse_status {
