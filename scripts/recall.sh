@@ -9,14 +9,16 @@
 # environment:
 #   WARPLINT   the binary (default: build/warplint of this checkout)
 #   JOBS       -j for warplint (default 2)
-#   TIMEOUT    seconds per tree (default 1800)
+#   TIMEOUT    seconds per tree (default 3600)
+#   FILE_TIMEOUT  warplint's --file-timeout, seconds per file (default 1200:
+#              cusp's graph examples need minutes each on a loaded machine)
 #   OUT        keep the JSON reports and stderr there (default: a temp dir,
 #              removed at the end)
 #   TREES      space-separated subset of the catalog's trees to run
 #   RECALL_ARGS  extra arguments for recall.py (--window N, --inactive, ...)
 # Each tree runs as
 #   cd TREES_DIR/TREE && warplint --format=json -jJOBS --no-cache -q \
-#       --enable=missing-syncwarp,full-mask-divergent IFLAGS DIR
+#       --file-timeout FILE_TIMEOUT --enable=missing-syncwarp,full-mask-divergent IFLAGS DIR
 # A tree missing from TREES_DIR is skipped with a warning; its regions are
 # then left out of the figures. Exit status: recall.py's, or 2 on bad usage.
 set -u
@@ -34,7 +36,8 @@ warplint=${WARPLINT:-$here/build/warplint}
 [ -x "$warplint" ] || { echo "$0: no warplint binary at $warplint (set WARPLINT)" >&2; exit 2; }
 case $warplint in /*) ;; *) warplint=$(pwd)/$warplint ;; esac
 jobs=${JOBS:-2}
-limit=${TIMEOUT:-1800}
+limit=${TIMEOUT:-3600}
+file_limit=${FILE_TIMEOUT:-1200}
 
 if [ -n "${OUT:-}" ]; then
   out=$OUT
@@ -53,7 +56,9 @@ tab=$(printf '\t')
 grep "^#tree$tab" "$catalog" > "$out/trees.txt"
 [ -s "$out/trees.txt" ] || { echo "$0: $catalog has no #tree lines" >&2; exit 2; }
 
-pairs=""
+# The TREE=JSON arguments of recall.py are collected as positional parameters
+# (the script's own arguments are no longer needed).
+set --
 while IFS="$tab" read -r _ name repo commit dir iflags; do
   if [ -n "${TREES:-}" ]; then
     case " $TREES " in *" $name "*) ;; *) continue ;; esac
@@ -66,22 +71,25 @@ while IFS="$tab" read -r _ name repo commit dir iflags; do
   # IFLAGS is a space-separated list of -I options: split on purpose.
   # shellcheck disable=SC2086
   (cd "$trees_dir/$name" && timeout "$limit" "$warplint" --format=json -j"$jobs" --no-cache -q \
-      --enable=missing-syncwarp,full-mask-divergent $iflags "$dir") \
+      --file-timeout "$file_limit" --enable=missing-syncwarp,full-mask-divergent $iflags "$dir") \
       > "$out/$name.json" 2> "$out/$name.err"
   rc=$?
   end=$(date +%s)
   case $rc in
     0|1) echo "recall.sh: $name: ran in $((end - start)) s" >&2 ;;
+    2) echo "recall.sh: $name: ran in $((end - start)) s; some files were not analyzed (see the" \
+         "errors column and $out/$name.err)" >&2 ;;
     124) echo "recall.sh: $name: timed out after $limit s; left out" >&2; continue ;;
     *) echo "recall.sh: $name: warplint exited $rc (see $out/$name.err); left out" >&2; continue ;;
   esac
-  pairs="$pairs $name=$out/$name.json"
+  set -- "$@" "$name=$out/$name.json"
 done < "$out/trees.txt"
 
-if [ -z "$pairs" ]; then
+if [ $# -eq 0 ]; then
   echo "$0: no tree ran" >&2
   exit 2
 fi
 [ "$keep" = 1 ] && echo "recall.sh: JSON reports kept in $out" >&2
+# RECALL_ARGS is a space-separated list of options: split on purpose.
 # shellcheck disable=SC2086
-python3 "$here/scripts/recall.py" "$catalog" $pairs ${RECALL_ARGS:-}
+python3 "$here/scripts/recall.py" "$catalog" "$@" ${RECALL_ARGS:-}
