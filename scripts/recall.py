@@ -285,11 +285,16 @@ def report(res, trees_run, meta, window, inactive, out=sys.stdout):
             r["tree"], r["file"], r["line"], r["end_line"], r["function"], r["rule"], r["shape"],
             "" if r["active"] == "active" else ", inactive", r["reason"]))
 
-    w("\nfalse-positive candidates, findings on clean rows (%d):\n" % len(res["on_clean"]))
+    by_row = {}
     for tree, fd, row in res["on_clean"]:
-        w("  %s %s:%d [%s] %s\n      clean row: %s (%s) %s\n" % (
-            tree, fd["file"], fd["line"], fd["rule"], fd["message"][:150],
-            row["function"], row["shape"], row["reason"]))
+        by_row.setdefault(id(row), (row, []))[1].append(fd)
+    w("\nfalse-positive candidates, findings on clean rows (%d findings on %d rows):\n"
+      % (len(res["on_clean"]), len(by_row)))
+    for row, fds in sorted(by_row.values(), key=lambda v: (v[0]["tree"], v[0]["file"], v[0]["line"])):
+        w("  %s %s:%d-%d %s [%s, clean: %s] %d finding%s, first at %s:%d: %s\n      row: %s\n" % (
+            row["tree"], row["file"], row["line"], row["end_line"], row["function"], row["rule"],
+            row["shape"], len(fds), "" if len(fds) == 1 else "s", fds[0]["file"], fds[0]["line"],
+            fds[0]["message"][:150], row["reason"]))
     groups = group_findings(res["outside"])
     w("\nfalse-positive candidates, findings outside any region (%d, in %d groups of nearby lines):\n"
       % (len(res["outside"]), len(groups)))
