@@ -127,8 +127,20 @@ static bool load_inputs(run_ctx *rc, wl_baseline *bl, bool *have_bl) {
     wl_buf_free(&d);
   }
   wl_buf_free(&notes);
-  if (!o->no_pch)
-    rc->pch = wl_pch_cache_new();
+  if (!o->no_pch) {
+    /* built precompiled headers are kept beside the result cache (also with
+     * --no-cache, which is about results) */
+    char *cache = o->cache_dir ? wl_xstrdup(o->cache_dir) : wl_cache_default_dir();
+    char *store = NULL;
+    if (cache && *cache) {
+      char *abs = cache[0] == '/' ? wl_xstrdup(cache) : wl_join_path(rc->cwd, cache);
+      store = wl_join_path(abs, "pch");
+      free(abs);
+    }
+    rc->pch = wl_pch_cache_new(store);
+    free(store);
+    free(cache);
+  }
   if (ok && o->compdb) {
     rc->have_db = wl_compdb_load(o->compdb, &rc->db, &err);
     if (!rc->have_db) {

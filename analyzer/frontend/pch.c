@@ -4,9 +4,17 @@
  * a hash of the arguments. The first process or thread that needs it builds
  * it while holding an flock on a lock file beside it, so that the others
  * (threads or forked workers alike) wait and then load it; a process keeps
- * what it learnt in memory. */
+ * what it learnt in memory.
+ * The store keeps built files across runs: an entry is a directory named by
+ * the hash of the key (arguments, unsaved files' contents, libclang's
+ * version) holding the key, the files the build read (path, size, mtime,
+ * hash of the bytes) and the .pch; it is used only when the key and every
+ * file are the same, through a hard link (or a copy) in the run's directory,
+ * so that a later replacement of the entry never changes a file a run loads.
+ * Entries are written under another name and renamed, under an flock of
+ * their own, and the oldest are removed beyond WL_PCH_STORE_MAX. */
 #define _XOPEN_SOURCE 700 /* mkdtemp */
-#define _DEFAULT_SOURCE   /* flock */
+#define _DEFAULT_SOURCE   /* flock, st_mtim */
 #include "pch.h"
 
 #include <dirent.h>
@@ -21,6 +29,12 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "fdio.h"
+#include "hmap.h"
+#include "parse.h"
+
+/* Entries the store keeps (the least recently used are removed). */
+#define WL_PCH_STORE_MAX 6
 
 typedef struct pch_entry {
   char *key;     /* the arguments, one per line */
@@ -31,13 +45,31 @@ typedef struct pch_entry {
 struct wl_pch_cache {
   pthread_mutex_t lock;
   char *dir;   /* NULL when it could not be created */
+  char *store; /* the directory kept across runs; NULL: none */
   pid_t owner; /* the process that removes the directory */
   pch_entry *v;
   size_t n, cap;
-  unsigned built, failed;
+  unsigned built, failed, reused;
 };
 
-wl_pch_cache *wl_pch_cache_new(void) {
+/* mkdir -p with mode 0700 for the directories it makes; true when `dir` is
+ * a directory afterwards. */
+static bool make_dirs(const char *dir) {
+  struct stat st;
+  if (stat(dir, &st) == 0)
+    return S_ISDIR(st.st_mode);
+  char *p = wl_xstrdup(dir);
+  for (char *s = p + 1; *s; s++)
+    if (*s == '/') {
+      *s = '\0';
+      mkdir(p, 0700);
+      *s = '/';
+    }
+  free(p);
+  return mkdir(dir, 0700) == 0 || (stat(dir, &st) == 0 && S_ISDIR(st.st_mode));
+}
+
+wl_pch_cache *wl_pch_cache_new(const char *store) {
   wl_pch_cache *c = wl_xcalloc(1, sizeof *c);
   pthread_mutex_init(&c->lock, NULL);
   const char *tmp = getenv("TMPDIR");
@@ -50,6 +82,8 @@ wl_pch_cache *wl_pch_cache_new(void) {
     c->dir = NULL;
   }
   c->owner = getpid();
+  if (store && *store == '/' && make_dirs(store))
+    c->store = wl_xstrdup(store);
   return c;
 }
 
@@ -77,22 +111,79 @@ void wl_pch_cache_free(wl_pch_cache *c) {
     free(c->v[i].key);
   }
   free(c->dir);
+  free(c->store);
   free(c->v);
   pthread_mutex_destroy(&c->lock);
   free(c);
 }
 
-void wl_pch_stats(wl_pch_cache *c, unsigned *built, unsigned *failed) {
+void wl_pch_stats(wl_pch_cache *c, unsigned *built, unsigned *failed, unsigned *reused) {
   pthread_mutex_lock(&c->lock);
   *built = c->built;
   *failed = c->failed;
+  *reused = c->reused;
   pthread_mutex_unlock(&c->lock);
 }
 
+typedef struct dep_list {
+  CXTranslationUnit tu;
+  wl_buf text;
+  wl_hmap dirs; /* the directories of the files and of the search path (owned keys) */
+  bool bad;     /* a file that cannot be checked later */
+} dep_list;
+
+/* A directory whose entries decided a lookup: a file added there later may
+ * be found first, so its time is kept ("D sec nsec path"). */
+static void add_dir(dep_list *dl, const char *dir, size_t n) {
+  char *d = wl_xmalloc(n + 1);
+  memcpy(d, dir, n);
+  d[n] = '\0';
+  struct stat st;
+  if (wl_hmap_get(&dl->dirs, d)) {
+    free(d);
+  } else if (strchr(d, '\n') || stat(d, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    wl_hmap_put(&dl->dirs, d, d, false); /* a missing one: created later, it changes its parent */
+  } else {
+    wl_hmap_put(&dl->dirs, d, d, false);
+    wl_buf_printf(&dl->text, "D %lld %ld %s\n", (long long)st.st_mtim.tv_sec,
+                  (long)st.st_mtim.tv_nsec, d);
+  }
+}
+
+/* One line of an entry's list of files: "hash size mtime_s mtime_ns path". */
+static void dep_line(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data) {
+  (void)stack;
+  (void)depth;
+  dep_list *ud = data;
+  CXTranslationUnit tu = ud->tu;
+  wl_buf *out = &ud->text;
+  CXString s = clang_getFileName(file);
+  const char *name = clang_getCString(s);
+  size_t np = strlen(WL_PRELUDE_DIR);
+  struct stat st;
+  size_t size = 0;
+  const char *text = name ? clang_getFileContents(tu, file, &size) : NULL;
+  if (!name || !*name || (strncmp(name, WL_PRELUDE_DIR, np) == 0 && name[np] == '/')) {
+    /* an unsaved file: its contents are part of the key */
+  } else if (!text || strchr(name, '\n') || stat(name, &st) != 0) {
+    ud->bad = true;
+  } else {
+    wl_buf_printf(out, "%016llx %zu %lld %ld %s\n",
+                  (unsigned long long)wl_fnv1a(WL_FNV_START, text, size), size,
+                  (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec, name);
+    const char *slash = strrchr(name, '/');
+    if (slash && slash > name)
+      add_dir(ud, name, (size_t)(slash - name));
+  }
+  clang_disposeString(s);
+}
+
 /* Parses `header` with the arguments and saves it to `out`; true when the
- * file is complete. */
+ * file is complete. deps (when not NULL) gets the files it read, one
+ * dep_line each, and *deps_ok whether all of them could be listed. */
 static bool build(CXIndex index, const char *header, const char *const *args, int nargs,
-                  struct CXUnsavedFile *uf, unsigned nuf, const char *out) {
+                  struct CXUnsavedFile *uf, unsigned nuf, const char *out, wl_buf *deps,
+                  bool *deps_ok) {
   CXTranslationUnit tu = NULL;
   /* a complete unit, not CXTranslationUnit_Incomplete: the headers' pending
    * template instantiations are then done here once, not in every file that
@@ -118,12 +209,298 @@ static bool build(CXIndex index, const char *header, const char *const *args, in
   wl_buf_printf(&tmp, "%s.%ld.tmp", out, (long)getpid());
   ok = ok && clang_saveTranslationUnit(tu, wl_buf_str(&tmp), clang_defaultSaveOptions(tu)) ==
                  CXSaveError_None;
+  if (ok && deps) {
+    dep_list dl = {tu, {0}, {0}, false};
+    wl_buf_init(&dl.text);
+    wl_hmap_init(&dl.dirs, true);
+    clang_getInclusions(tu, dep_line, &dl);
+    /* the search path given in the arguments */
+    static const char *const opts[] = {"-isystem", "-idirafter", "-iquote", "-I"};
+    for (int i = 0; i < nargs; i++)
+      for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++) {
+        size_t n = strlen(opts[k]);
+        if (strncmp(args[i], opts[k], n) != 0)
+          continue;
+        const char *d = args[i][n] ? args[i] + n : i + 1 < nargs ? args[i + 1] : "";
+        if (*d && strncmp(d, WL_PRELUDE_DIR, strlen(WL_PRELUDE_DIR)) != 0)
+          add_dir(&dl, d, strlen(d));
+        break;
+      }
+    for (size_t i = 0; i < dl.dirs.cap; i++)
+      free((void *)dl.dirs.slots[i].key);
+    wl_hmap_free(&dl.dirs);
+    *deps_ok = !dl.bad;
+    if (!dl.bad && dl.text.len)
+      wl_buf_add(deps, dl.text.data, dl.text.len);
+    wl_buf_free(&dl.text);
+  }
   clang_disposeTranslationUnit(tu);
   ok = ok && rename(wl_buf_str(&tmp), out) == 0;
   if (!ok)
     unlink(wl_buf_str(&tmp));
   wl_buf_free(&tmp);
   return ok;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The store: precompiled headers kept across runs                         */
+
+/* Copies src to a new file dst; false (dst removed) on failure. */
+static bool copy_file(const char *src, const char *dst) {
+  int in = open(src, O_RDONLY | O_CLOEXEC);
+  if (in < 0)
+    return false;
+  int out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  bool ok = out >= 0;
+  char buf[1 << 16];
+  ssize_t n;
+  while (ok && (n = read(in, buf, sizeof buf)) != 0)
+    ok = n > 0 && wl_fd_write_all(out, buf, (size_t)n);
+  close(in);
+  if (out >= 0 && close(out) != 0)
+    ok = false;
+  if (!ok && out >= 0)
+    unlink(dst);
+  return ok;
+}
+
+/* dst becomes the same file as src: a hard link, else a copy. */
+static bool link_or_copy(const char *src, const char *dst) {
+  return link(src, dst) == 0 || copy_file(src, dst);
+}
+
+static void buf_reset(wl_buf *b) {
+  b->len = 0;
+  if (b->data)
+    b->data[0] = '\0';
+}
+
+static bool write_text(const char *path, const char *text) {
+  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0)
+    return false;
+  bool ok = wl_fd_write_all(fd, text, strlen(text));
+  return close(fd) == 0 && ok;
+}
+
+/* Whether every file of an entry's list still has the size, time and bytes
+ * it had when the entry was built, and every directory its time. */
+static bool deps_current(const char *list) {
+  for (const char *l = list; *l;) {
+    const char *nl = strchr(l, '\n');
+    if (!nl)
+      return false;
+    if (l[0] == 'D' && l[1] == ' ') {
+      long long sec = 0;
+      long nsec = 0;
+      int used = 0;
+      if (sscanf(l, "D %lld %ld %n", &sec, &nsec, &used) != 2 || used <= 0 || l + used >= nl)
+        return false;
+      char *path = wl_xmalloc((size_t)(nl - l - used) + 1);
+      memcpy(path, l + used, (size_t)(nl - l - used));
+      path[nl - l - used] = '\0';
+      struct stat st;
+      bool ok = stat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
+                (long long)st.st_mtim.tv_sec == sec && (long)st.st_mtim.tv_nsec == nsec;
+      free(path);
+      if (!ok)
+        return false;
+      l = nl + 1;
+      continue;
+    }
+    unsigned long long hash = 0;
+    size_t size = 0;
+    long long sec = 0;
+    long nsec = 0;
+    int used = 0;
+    if (sscanf(l, "%llx %zu %lld %ld %n", &hash, &size, &sec, &nsec, &used) != 4 || used <= 0 ||
+        l + used >= nl)
+      return false;
+    char *path = wl_xmalloc((size_t)(nl - l - used) + 1);
+    memcpy(path, l + used, (size_t)(nl - l - used));
+    path[nl - l - used] = '\0';
+    struct stat st;
+    bool ok = stat(path, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == size &&
+              (long long)st.st_mtim.tv_sec == sec && (long)st.st_mtim.tv_nsec == nsec;
+    size_t len = 0;
+    char *text = ok ? wl_read_file(path, &len) : NULL;
+    ok = ok && text && len == size && wl_fnv1a(WL_FNV_START, text, len) == hash;
+    free(text);
+    free(path);
+    if (!ok)
+      return false;
+    l = nl + 1;
+  }
+  return true;
+}
+
+static char *store_path(const wl_pch_cache *c, uint64_t h, const char *tail) {
+  wl_buf b;
+  wl_buf_init(&b);
+  wl_buf_printf(&b, "%s/%016llx%s", c->store, (unsigned long long)h, tail);
+  return wl_buf_detach(&b);
+}
+
+/* Removes an entry directory and the files in it. */
+static void remove_entry(const char *dir) {
+  static const char *const parts[] = {"key", "deps", "pch"};
+  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+    wl_buf p;
+    wl_buf_init(&p);
+    wl_buf_printf(&p, "%s/%s", dir, parts[i]);
+    unlink(wl_buf_str(&p));
+    wl_buf_free(&p);
+  }
+  rmdir(dir);
+}
+
+/* An flock on the entry's lock file; -1 when it cannot be had. */
+static int lock_entry(const wl_pch_cache *c, uint64_t h) {
+  char *lock = store_path(c, h, ".lock");
+  int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  free(lock);
+  if (fd >= 0 && flock(fd, LOCK_EX) != 0) {
+    close(fd);
+    fd = -1;
+  }
+  return fd;
+}
+
+static void unlock_entry(int fd) {
+  if (fd >= 0) {
+    flock(fd, LOCK_UN);
+    close(fd);
+  }
+}
+
+/* The stored file for `key` linked (or copied) to `out` when the entry's key
+ * and files are current. */
+static bool store_fetch(const wl_pch_cache *c, const char *key, uint64_t h, const char *out) {
+  int fd = lock_entry(c, h);
+  if (fd < 0)
+    return false;
+  char *dir = store_path(c, h, "");
+  wl_buf p;
+  wl_buf_init(&p);
+  wl_buf_printf(&p, "%s/key", dir);
+  size_t len = 0;
+  char *seen = wl_read_file(wl_buf_str(&p), &len);
+  bool ok = seen && strcmp(seen, key) == 0;
+  free(seen);
+  if (ok) {
+    buf_reset(&p);
+    wl_buf_printf(&p, "%s/deps", dir);
+    char *deps = wl_read_file(wl_buf_str(&p), &len);
+    ok = deps && deps_current(deps);
+    free(deps);
+  }
+  if (ok) {
+    buf_reset(&p);
+    wl_buf_printf(&p, "%s/pch", dir);
+    ok = link_or_copy(wl_buf_str(&p), out);
+    if (ok)
+      utimensat(AT_FDCWD, dir, NULL, 0); /* used now: the last to be removed */
+  }
+  wl_buf_free(&p);
+  free(dir);
+  unlock_entry(fd);
+  return ok;
+}
+
+typedef struct aged {
+  char *name;
+  struct timespec t;
+} aged;
+
+static int cmp_aged(const void *a, const void *b) {
+  const aged *x = a, *y = b;
+  if (x->t.tv_sec != y->t.tv_sec)
+    return x->t.tv_sec < y->t.tv_sec ? -1 : 1;
+  return x->t.tv_nsec < y->t.tv_nsec ? -1 : x->t.tv_nsec > y->t.tv_nsec;
+}
+
+/* Removes the least recently used entries beyond WL_PCH_STORE_MAX. */
+static void store_evict(const wl_pch_cache *c) {
+  DIR *d = opendir(c->store);
+  if (!d)
+    return;
+  aged *v = NULL;
+  size_t n = 0, cap = 0;
+  struct dirent *de;
+  while ((de = readdir(d)) != NULL) {
+    if (strlen(de->d_name) != 16 || strspn(de->d_name, "0123456789abcdef") != 16)
+      continue;
+    wl_buf p;
+    wl_buf_init(&p);
+    wl_buf_printf(&p, "%s/%s", c->store, de->d_name);
+    struct stat st;
+    if (stat(wl_buf_str(&p), &st) == 0 && S_ISDIR(st.st_mode)) {
+      if (n == cap) {
+        cap = cap ? 2 * cap : 16;
+        v = wl_xrealloc(v, cap * sizeof *v);
+      }
+      v[n].name = wl_xstrdup(de->d_name);
+      v[n].t = st.st_mtim;
+      n++;
+    }
+    wl_buf_free(&p);
+  }
+  closedir(d);
+  if (n > 1)
+    qsort(v, n, sizeof *v, cmp_aged);
+  for (size_t i = 0; i < n; i++) {
+    if (i + WL_PCH_STORE_MAX < n) {
+      uint64_t h = strtoull(v[i].name, NULL, 16);
+      int fd = lock_entry(c, h);
+      if (fd >= 0) {
+        char *dir = store_path(c, h, "");
+        remove_entry(dir);
+        free(dir);
+        char *lock = store_path(c, h, ".lock");
+        unlink(lock);
+        free(lock);
+        unlock_entry(fd);
+      }
+    }
+    free(v[i].name);
+  }
+  free(v);
+}
+
+/* Keeps the file just built for `key` in the store (replacing a stale
+ * entry), with the list of files it read. */
+static void store_put(const wl_pch_cache *c, const char *key, uint64_t h, const char *pch,
+                      const char *deps) {
+  int fd = lock_entry(c, h);
+  if (fd < 0)
+    return;
+  char *dir = store_path(c, h, "");
+  wl_buf tmp;
+  wl_buf_init(&tmp);
+  wl_buf_printf(&tmp, "%s.%ld.tmp", dir, (long)getpid());
+  remove_entry(wl_buf_str(&tmp));
+  bool ok = mkdir(wl_buf_str(&tmp), 0700) == 0;
+  wl_buf p;
+  wl_buf_init(&p);
+  static const char *const parts[] = {"key", "deps", "pch"};
+  for (size_t i = 0; ok && i < 3; i++) {
+    buf_reset(&p);
+    wl_buf_printf(&p, "%s/%s", wl_buf_str(&tmp), parts[i]);
+    ok = i == 0   ? write_text(wl_buf_str(&p), key)
+         : i == 1 ? write_text(wl_buf_str(&p), deps)
+                  : link_or_copy(pch, wl_buf_str(&p));
+  }
+  if (ok) {
+    remove_entry(dir);
+    ok = rename(wl_buf_str(&tmp), dir) == 0;
+  }
+  if (!ok)
+    remove_entry(wl_buf_str(&tmp));
+  wl_buf_free(&p);
+  wl_buf_free(&tmp);
+  free(dir);
+  unlock_entry(fd);
+  store_evict(c);
 }
 
 static bool exists(const char *path) {
@@ -135,10 +512,8 @@ static bool exists(const char *path) {
  * has yet: NULL when it cannot be had. */
 static char *shared_file(wl_pch_cache *c, const char *key, CXIndex index, const char *header,
                          const char *const *args, int nargs, struct CXUnsavedFile *uf, unsigned nuf,
-                         bool *built) {
-  uint64_t h = 1469598103934665603ull; /* FNV-1a */
-  for (const char *s = key; *s; s++)
-    h = (h ^ (unsigned char)*s) * 1099511628211ull;
+                         bool *built, bool *reused) {
+  uint64_t h = wl_fnv1a(WL_FNV_START, key, strlen(key));
   wl_buf b;
   wl_buf_init(&b);
   wl_buf_printf(&b, "%s/%016llx", c->dir, (unsigned long long)h);
@@ -165,14 +540,24 @@ static char *shared_file(wl_pch_cache *c, const char *key, CXIndex index, const 
       bool wrote = kf && fputs(key, kf) >= 0;
       if (kf && fclose(kf) != 0)
         wrote = false;
-      if (wrote && build(index, header, args, nargs, uf, nuf, pch)) {
+      wl_buf deps;
+      wl_buf_init(&deps);
+      bool deps_ok = false;
+      if (wrote && c->store && store_fetch(c, key, h, pch)) {
+        result = wl_xstrdup(pch);
+        *reused = true;
+      } else if (wrote && build(index, header, args, nargs, uf, nuf, pch, c->store ? &deps : NULL,
+                                &deps_ok)) {
         result = wl_xstrdup(pch);
         *built = true;
+        if (c->store && deps_ok)
+          store_put(c, key, h, pch, wl_buf_str(&deps));
       } else {
         FILE *ff = fopen(failed, "w");
         if (ff)
           fclose(ff);
       }
+      wl_buf_free(&deps);
     }
     free(seen);
     flock(fd, LOCK_UN);
@@ -189,6 +574,16 @@ const char *wl_pch_get(wl_pch_cache *c, CXIndex index, const char *header, const
   wl_buf_init(&key);
   for (int i = 0; i < nargs; i++)
     wl_buf_printf(&key, "%s\n", args[i]);
+  /* the unsaved files (the prelude, the header) and the parser: the store's
+   * entries are reused by other runs and other builds of warplint */
+  for (unsigned i = 0; i < nuf; i++)
+    wl_buf_printf(&key, "unsaved %s %lu %016llx\n", uf[i].Filename, uf[i].Length,
+                  (unsigned long long)wl_fnv1a(WL_FNV_START, uf[i].Contents, uf[i].Length));
+  char cwd[4096]; /* relative directories in the arguments */
+  wl_buf_printf(&key, "cwd %s\n", getcwd(cwd, sizeof cwd) ? cwd : "?");
+  CXString ver = clang_getClangVersion();
+  wl_buf_printf(&key, "libclang %s\n", clang_getCString(ver) ? clang_getCString(ver) : "");
+  clang_disposeString(ver);
   /* the lock is held across the build: the other threads of this process
    * need the same file, or wait little for another */
   pthread_mutex_lock(&c->lock);
@@ -199,8 +594,9 @@ const char *wl_pch_get(wl_pch_cache *c, CXIndex index, const char *header, const
       pthread_mutex_unlock(&c->lock);
       return path;
     }
-  bool built = false;
-  char *path = shared_file(c, wl_buf_str(&key), index, header, args, nargs, uf, nuf, &built);
+  bool built = false, reused = false;
+  char *path =
+      shared_file(c, wl_buf_str(&key), index, header, args, nargs, uf, nuf, &built, &reused);
   if (c->n == c->cap) {
     c->cap = c->cap ? 2 * c->cap : 4;
     c->v = wl_xrealloc(c->v, c->cap * sizeof *c->v);
@@ -211,6 +607,8 @@ const char *wl_pch_get(wl_pch_cache *c, CXIndex index, const char *header, const
   c->n++;
   if (built)
     c->built++;
+  else if (reused)
+    c->reused++;
   else if (!path)
     c->failed++;
   pthread_mutex_unlock(&c->lock);

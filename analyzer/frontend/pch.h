@@ -2,8 +2,9 @@
  * headers every file starts with (the toolkit's, through clang's CUDA
  * wrapper, or the built-in prelude) are parsed once per set of parser
  * arguments, saved in a private temporary directory, and loaded by every
- * file parsed with the same arguments (-include-pch). Used by parse.c only;
- * a cache is shared by all worker threads of a run. */
+ * file parsed with the same arguments (-include-pch), and kept in a store
+ * (the cache directory's pch/) for the next runs. Used by parse.c only; a
+ * cache is shared by all worker threads of a run. */
 #ifndef WARPLINT_PCH_H
 #define WARPLINT_PCH_H
 
@@ -14,8 +15,11 @@ typedef struct wl_pch_cache wl_pch_cache;
 
 /* A cache whose files go in a new private directory under $TMPDIR (or
  * /tmp), made now (before worker processes are forked: they share it) and
- * removed with its files by wl_pch_cache_free in the process that made it. */
-wl_pch_cache *wl_pch_cache_new(void);
+ * removed with its files by wl_pch_cache_free in the process that made it.
+ * store: an absolute directory (made 0700 when missing) where built files
+ * are kept for later runs and taken from when their key and every file they
+ * read are unchanged; NULL: none. */
+wl_pch_cache *wl_pch_cache_new(const char *store);
 void wl_pch_cache_free(wl_pch_cache *c);
 
 /* The precompiled header for a parse with these arguments and unsaved
@@ -32,7 +36,8 @@ const char *wl_pch_get(wl_pch_cache *c, CXIndex index, const char *header, const
  * parse without a precompiled header from now on. */
 void wl_pch_reject(wl_pch_cache *c, const char *path);
 
-/* How many precompiled headers were built and how many builds failed. */
-void wl_pch_stats(wl_pch_cache *c, unsigned *built, unsigned *failed);
+/* How many precompiled headers this process built, how many builds (or
+ * loads) failed, and how many were taken from the store. */
+void wl_pch_stats(wl_pch_cache *c, unsigned *built, unsigned *failed, unsigned *reused);
 
 #endif

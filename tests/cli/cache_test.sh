@@ -204,7 +204,9 @@ contains "$T/v.err" "0 files from the cache (not read with -v)" "-v does not rea
 # --- --no-cache, the location, the bound -----------------------------------------
 rm -rf "$C"
 run nc --no-cache examples
-[ -e "$C" ] && fail "--no-cache wrote the cache" || ok
+# (the precompiled headers kept in $C/pch are not results: see pch_test.sh)
+[ -e "$C/v1" ] && fail "--no-cache wrote the cache" || ok
+rm -rf "$C"
 run d --cache-dir "$T/other" examples
 [ -n "$(find "$T/other/v1" -type f 2>/dev/null)" ] && ok || fail "--cache-dir not used"
 [ -e "$C" ] && fail "--cache-dir: WARPLINT_CACHE_DIR written too" || ok

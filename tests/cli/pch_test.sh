@@ -1,0 +1,89 @@
+#!/bin/sh
+# The precompiled headers kept across runs (the cache directory's pch/,
+# analyzer/frontend/pch.c): a second run takes the stored file instead of
+# building it again (also with --no-cache, which is about results), and its
+# findings are those of a run without precompiled headers; an entry whose key,
+# listed files or directories changed is never used but built again; the
+# store keeps at most 6 entries; --no-pch neither reads nor writes it; a
+# store that cannot be made leaves the findings unchanged.
+# Usage: pch_test.sh <warplint> <source-dir>
+set -u
+WL=$1
+SRC=$2
+. "$SRC/tests/cli/lib.sh"
+cd "$SRC" || exit 1
+C=$T/cache
+export WARPLINT_CACHE_DIR="$C"
+FILES="fixtures/legacy-intrinsic/shuffles_and_votes.cu examples/scan/scan.cu"
+for f in $FILES; do [ -f "$f" ] || { echo "pch tests: $f missing"; exit 1; }; done
+
+entries() { find "$C/pch" -mindepth 1 -maxdepth 1 -type d ! -name '*.tmp' 2>/dev/null | wc -l; }
+# the stored file of the only entry: its inode (the same inode: not built again)
+stored() { stat -c %i "$(find "$C/pch" -name pch -type f | head -1)" 2>/dev/null; }
+
+"$WL" --no-pch --no-cache --format=json $FILES >"$T/ref.json" 2>/dev/null
+"$WL" --no-cache --format=json $FILES >"$T/one.json" 2>/dev/null
+same "$T/ref.json" "$T/one.json" "first run (built) differs from --no-pch"
+[ "$(entries)" -eq 1 ] && ok || fail "one entry expected in $C/pch, found $(entries)"
+for part in key deps pch; do
+  [ -f "$(find "$C/pch" -mindepth 1 -maxdepth 1 -type d | head -1)/$part" ] && ok || fail "entry without $part"
+done
+first=$(stored)
+"$WL" --no-cache --format=json $FILES >"$T/two.json" 2>/dev/null
+same "$T/ref.json" "$T/two.json" "second run (stored file) differs from --no-pch"
+[ "$(stored)" = "$first" ] && ok || fail "the second run built the precompiled header again"
+[ "$(entries)" -eq 1 ] && ok || fail "the second run added an entry"
+
+# a changed key (another build of the prelude, another libclang): built again
+E=$(find "$C/pch" -mindepth 1 -maxdepth 1 -type d | head -1)
+printf 'something else\n' >"$E/key"
+"$WL" --no-cache --format=json $FILES >"$T/three.json" 2>/dev/null
+same "$T/ref.json" "$T/three.json" "after a changed key"
+[ "$(stored)" != "$first" ] && ok || fail "an entry with another key was used"
+grep -q '^-x$' "$E/key" && ok || fail "the entry was not replaced"
+
+# a file the entry read whose bytes (same size and time) or time changed, a
+# directory whose time changed: never used, built again
+printf 'int x;\n' >"$T/h.h"
+# depline FILE HASH_DELTA TIME_DELTA: the entry's line for FILE, hash or time altered
+depline() {
+  python3 -c 'import os, sys
+p, dh, dt = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+h = 14695981039346656037
+for b in open(p, "rb").read():
+    h = ((h ^ b) * 1099511628211) % (1 << 64)
+st = os.stat(p)
+print("%016x %d %d %d %s" % ((h + dh) % (1 << 64), st.st_size, st.st_mtime_ns // 10**9 + dt, st.st_mtime_ns % 10**9, p))' "$@"
+}
+for how in bytes time dir same; do
+  second=$(stored)
+  case $how in
+  bytes) depline "$T/h.h" 1 0 >>"$E/deps" ;;
+  time) depline "$T/h.h" 0 -10 >>"$E/deps" ;;
+  dir) printf 'D 1 0 %s\n' "$T" >>"$E/deps" ;;
+  same) depline "$T/h.h" 0 0 >>"$E/deps" ;;
+  esac
+  "$WL" --no-cache --format=json $FILES >"$T/four.json" 2>/dev/null
+  same "$T/ref.json" "$T/four.json" "after a changed $how"
+  if [ $how = same ]; then # the check itself: an unchanged listed file is fine
+    [ "$(stored)" = "$second" ] && ok || fail "an entry whose listed file is unchanged was built again"
+  else
+    [ "$(stored)" != "$second" ] && ok || fail "an entry whose listed file or directory changed ($how) was used"
+  fi
+done
+
+# the bound: 8 argument lists, at most 6 entries
+for i in 1 2 3 4 5 6 7 8; do "$WL" --no-cache -q $FILES -- -DWL_PCH_TEST=$i >/dev/null 2>&1; done
+[ "$(entries)" -le 6 ] && ok || fail "the store keeps $(entries) entries (at most 6)"
+[ -z "$(find "$C/pch" -name '*.tmp')" ] && ok || fail "temporary entries left in the store"
+
+# --no-pch: the store is neither read nor written
+rm -rf "$C"
+"$WL" --no-pch --no-cache -q $FILES >/dev/null 2>&1
+[ -e "$C/pch" ] && fail "--no-pch wrote the store" || ok
+# a store that cannot be made (the cache directory is a file): same findings
+rm -rf "$C"
+printf 'x' >"$C"
+"$WL" --no-cache --format=json $FILES >"$T/six.json" 2>/dev/null
+same "$T/ref.json" "$T/six.json" "without a usable store"
+finish "pch tests"
