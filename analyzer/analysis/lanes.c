@@ -22,6 +22,7 @@
 #include "arena.h"
 #include "buf.h"
 #include "consteval.h"
+#include "hmap.h"
 
 /* ---- abstract lane values ------------------------------------------------ */
 
@@ -227,7 +228,14 @@ struct wl_lanes {
   pmap decl;    /* wl_var * -> const node * (stack at the declaration) */
   pmap recs;    /* wl_expr * / wl_stmt * -> rec * */
   wl_vec colls; /* collective calls */
+  /* full_warp_in's answers, one map per depth: call -> collective (or
+   * &no_full_warp), so that a chain of functions each calling the next many
+   * times is walked once per call, not once per path */
+  wl_hmap *full_warp;
 };
+
+#define FULL_WARP_DEPTH 8
+static const char no_full_warp;
 
 typedef struct exitrec {
   wl_stmt_kind kind;
@@ -1401,6 +1409,9 @@ wl_lanes *wl_lanes_new(const wl_tu *tu, const wl_lanes_opts *o) {
   else
     wl_lanes_opts_init(&L->opts);
   wl_arena_init(&L->arena);
+  L->full_warp = wl_xcalloc(FULL_WARP_DEPTH + 1, sizeof *L->full_warp);
+  for (int d = 0; d <= FULL_WARP_DEPTH; d++)
+    wl_hmap_init(&L->full_warp[d], false);
   L->nfi = tu->nfuncs;
   L->fi = wl_xcalloc(L->nfi + 1, sizeof *L->fi);
   for (unsigned k = 0; k < L->nfi; k++) {
@@ -1450,6 +1461,9 @@ void wl_lanes_free(wl_lanes *L) {
   pmap_free(&L->decl);
   pmap_free(&L->recs);
   wl_vec_free(&L->colls);
+  for (int d = 0; d <= FULL_WARP_DEPTH; d++)
+    wl_hmap_free(&L->full_warp[d]);
+  free(L->full_warp);
   wl_arena_free(&L->arena);
   free(L);
 }
@@ -1681,9 +1695,23 @@ static void add_origin(origins *o, wl_mask_origin x) {
   o->n++;
 }
 
-static void find_origins(const wl_lanes *l, const wl_expr *e, origins *o, int depth) {
+#define ORIGINS_DEPTH 8
+
+/* The origins of each (expression, depth) found during one query: a value
+ * passed down a chain of functions each called many times is traced once
+ * per argument, not once per path. */
+typedef struct origins_memo {
+  wl_hmap at[ORIGINS_DEPTH + 2]; /* per depth: wl_expr * -> origins * */
+  wl_vec all;                    /* origins *, to free */
+} origins_memo;
+
+static const origins *origins_of(const wl_lanes *l, const wl_expr *e, size_t max, int depth,
+                                 origins_memo *m);
+
+static void find_origins(const wl_lanes *l, const wl_expr *e, origins *o, int depth,
+                         origins_memo *m) {
   const rec *r = rec_of(l, e);
-  if (!r || depth > 8 || (r->val.flags & LV_MATCH))
+  if (!r || depth > ORIGINS_DEPTH || (r->val.flags & LV_MATCH))
     return;
   if ((r->val.flags & LV_AM) && r->val.am)
     add_origin(o, (wl_mask_origin){r->val.am, NULL, partial_at(l, r->val.am)});
@@ -1695,25 +1723,49 @@ static void find_origins(const wl_lanes *l, const wl_expr *e, origins *o, int de
       const wl_expr *arg = wl_lanes_call_arg(l, call, i);
       if (!arg)
         continue;
-      origins sub = {wl_xcalloc(o->max + 1, sizeof *sub.v), 0, o->max};
-      find_origins(l, arg, &sub, depth + 1);
+      const origins *sub = origins_of(l, arg, o->max, depth + 1, m);
       bool p = partial_at(l, call);
-      for (size_t k = 0; k < sub.n && k < sub.max; k++) {
-        wl_mask_origin x = sub.v[k];
+      for (size_t k = 0; k < sub->n && k < sub->max; k++) {
+        wl_mask_origin x = sub->v[k];
         if (!x.call)
           x.call = call;
         x.partial = x.partial || p;
         add_origin(o, x);
       }
-      free(sub.v);
     }
   }
+}
+
+static const origins *origins_of(const wl_lanes *l, const wl_expr *e, size_t max, int depth,
+                                 origins_memo *m) {
+  origins *known = wl_hmap_get(&m->at[depth], e);
+  if (known)
+    return known;
+  origins *sub = wl_xcalloc(1, sizeof *sub);
+  sub->v = wl_xcalloc(max + 1, sizeof *sub->v);
+  sub->max = max;
+  find_origins(l, e, sub, depth, m);
+  wl_hmap_put(&m->at[depth], e, sub, false);
+  wl_vec_push(&m->all, sub);
+  return sub;
 }
 
 size_t wl_lanes_activemask_origins(const wl_lanes *l, const wl_expr *e, wl_mask_origin *v,
                                    size_t max) {
   origins o = {v, 0, max};
-  find_origins(l, e, &o, 0);
+  origins_memo m;
+  memset(&m, 0, sizeof m);
+  for (int d = 0; d < ORIGINS_DEPTH + 2; d++)
+    wl_hmap_init(&m.at[d], false);
+  find_origins(l, e, &o, 0, &m);
+  for (size_t i = 0; i < m.all.n; i++) {
+    origins *x = m.all.v[i];
+    free(x->v);
+    free(x);
+  }
+  wl_vec_free(&m.all);
+  for (int d = 0; d < ORIGINS_DEPTH + 2; d++)
+    wl_hmap_free(&m.at[d]);
   return o.n;
 }
 
@@ -1748,9 +1800,11 @@ bool wl_collective_full_mask(const wl_expr *e) {
 }
 
 static const wl_expr *full_warp_in(const wl_lanes *l, const finfo *g, const wl_expr *call,
-                                   int depth) {
-  if (!g || !g->analyzed || depth > 8)
-    return NULL;
+                                   int depth);
+
+/* full_warp_in without the memo. */
+static const wl_expr *full_warp_scan(const wl_lanes *l, const finfo *g, const wl_expr *call,
+                                     int depth) {
   for (size_t i = 0; i < l->colls.n; i++) {
     const wl_expr *c = l->colls.v[i];
     const rec *r = rec_of(l, c);
@@ -1781,6 +1835,21 @@ static const wl_expr *full_warp_in(const wl_lanes *l, const finfo *g, const wl_e
       return x;
   }
   return NULL;
+}
+
+/* The collective a call of g reaches with the whole warp (g is the call's
+ * target, so the call and the depth key the answer). */
+static const wl_expr *full_warp_in(const wl_lanes *l, const finfo *g, const wl_expr *call,
+                                   int depth) {
+  if (!g || !g->analyzed || depth > FULL_WARP_DEPTH)
+    return NULL;
+  wl_hmap *memo = &l->full_warp[depth];
+  const void *known = wl_hmap_get(memo, call);
+  if (known)
+    return known == &no_full_warp ? NULL : known;
+  const wl_expr *x = full_warp_scan(l, g, call, depth);
+  wl_hmap_put(memo, call, x ? (void *)x : (void *)&no_full_warp, false);
+  return x;
 }
 
 const wl_expr *wl_lanes_call_full_warp_collective(const wl_lanes *l, const wl_expr *e) {
