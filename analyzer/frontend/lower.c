@@ -1255,7 +1255,8 @@ static wl_stmt *lower_stmt_node(lower_ctx *L, CXCursor c) {
     int *slot = k.n <= 8 ? slots : wl_xmalloc(k.n * sizeof *slot);
     if (!for_slots(L, c, &k, slot)) {
       static const int four[] = {0, 1, 2, 3}, three[] = {1, 2, 3}, two[] = {1, 3}, one[] = {3};
-      const int *pick = k.n == 4 ? four : k.n == 3 ? three : k.n == 2 ? two : one;
+      /* five children or more (a recovered parse) read four's, not past one's end */
+      const int *pick = k.n >= 4 ? four : k.n == 3 ? three : k.n == 2 ? two : one;
       for (unsigned i = 0; i < k.n; i++)
         slot[i] = i < 4 ? pick[i] : 3;
     }
