@@ -78,6 +78,17 @@ static bool scan_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
   if (e->kind == WL_E_CALL) {
     refer(pc, KEY_NAME, e->name);
     refer(pc, KEY_USR, e->callee_usr);
+    /* functions passed as template arguments (blockReduce<warpReduceSum>):
+     * the shared-memory analysis runs them through the template's body */
+    const char *a = e->callee_spec_usr ? strchr(e->callee_spec_usr, '<') : NULL;
+    for (const char *p = a ? strstr(a, "@F@") : NULL; p; p = strstr(p + 3, "@F@")) {
+      char nm[256];
+      size_t k = 0;
+      for (const char *q = p + 3; *q && *q != '#' && *q != '<' && *q != '>' && k + 1 < sizeof nm;)
+        nm[k++] = *q++;
+      nm[k] = 0;
+      refer(pc, KEY_NAME, nm);
+    }
   } else if (e->kind == WL_E_REF || e->kind == WL_E_MEMBER) {
     /* a global joins only through its initializer's calls (globals_linking):
      * the analyses take no other fact from one function to another by way

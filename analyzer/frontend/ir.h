@@ -132,6 +132,9 @@ struct wl_expr {
   wl_expr *callee_expr;   /* CALL: the callee expression (REF, MEMBER with the object, ...) */
   wl_func *callee;        /* callee defined in this TU, else NULL */
   const char *callee_usr; /* clang's USR of the callee declaration */
+  /* CALL of a function template's specialization: the specialization's own
+   * USR, which spells the template arguments (blockReduce<#@F@warpReduceSum#f#>) */
+  const char *callee_spec_usr;
   wl_loc callee_decl;     /* where the callee is declared */
   bool callee_in_prelude; /* declared by warplint's CUDA prelude or a toolkit header */
   bool callee_is_method;  /* member call (obj.f()) */

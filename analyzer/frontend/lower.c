@@ -590,8 +590,10 @@ static void fill_callee(lower_ctx *L, wl_expr *e, CXCursor ref) {
     return;
   CXCursor tmpl = clang_getSpecializedCursorTemplate(ref);
   CXCursor key = clang_Cursor_isNull(tmpl) ? ref : tmpl;
-  if (!clang_Cursor_isNull(tmpl))
+  if (!clang_Cursor_isNull(tmpl)) {
     inst_note_instantiation(L, ref, tmpl);
+    e->callee_spec_usr = lower_take(L, clang_getCursorUSR(ref));
+  }
   e->callee_usr = lower_take(L, clang_getCursorUSR(key));
   e->callee_decl = lower_expansion_loc(L, clang_getCursorLocation(key));
   e->callee_in_prelude = in_prelude_or_system(L, key);

@@ -699,6 +699,7 @@ static const val *inline_call(ctx *c, state *st, const wl_expr *e, const wl_func
   fnframe fr;
   memset(&fr, 0, sizeof fr);
   fr.f = f;
+  fr.call = e;
   const wl_func *saved_fn = c->fn;
   const wl_stmt *saved_stmt = c->stmt;
   const wl_expr *saved_call = c->root_call;
@@ -847,9 +848,46 @@ static const val *struct_copy(ctx *c, state *st, const wl_expr *e) {
   return rhs;
 }
 
+/* warp_reduction(v) in `template <float (*warp_reduction)(float)> blockReduce(...)`
+ * run through blockReduce<warpReduceSum>(x) (llm.c): the function the call
+ * being run names for that template parameter. The specialization's USR spells
+ * its arguments (`blockReduce<#@F@warpReduceSum#f#>#f#`); the function of the
+ * file whose USR appears there as one argument is taken, when exactly one does. */
+static const wl_func *template_function_arg(const ctx *c, const wl_expr *e) {
+  const wl_expr *ce = e->callee_expr ? wl_expr_strip(e->callee_expr) : NULL;
+  const fnframe *fr = c->nfns ? c->fns[c->nfns - 1] : NULL;
+  if (e->callee || !ce || ce->kind != WL_E_REF || ce->var || !ce->name || !fr || !fr->call ||
+      fr->f != c->fn || !fr->call->callee_spec_usr)
+    return NULL;
+  bool tparam = false;
+  for (unsigned i = 0; i < c->fn->ntparams && !tparam; i++)
+    tparam = c->fn->tparams[i] && strcmp(c->fn->tparams[i], ce->name) == 0;
+  const char *args = tparam ? strchr(fr->call->callee_spec_usr, '<') : NULL;
+  if (!args)
+    return NULL;
+  const wl_func *found = NULL;
+  for (unsigned i = 0; i < c->tu->nfuncs; i++) {
+    const wl_func *g = c->tu->funcs[i];
+    if (!g->body || g->ntparams || !g->usr || strncmp(g->usr, "c:", 2) != 0 || g == c->fn)
+      continue;
+    size_t n = strlen(g->usr + 2);
+    for (const char *p = strstr(args, g->usr + 2); p; p = strstr(p + 1, g->usr + 2))
+      if (p[-1] == '#' && (p[n] == '#' || p[n] == '>' || p[n - 1] == '#')) {
+        if (found && found != g)
+          return NULL;
+        found = g;
+        break;
+      }
+  }
+  return found;
+}
+
 static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
   if (e->callee && e->callee->body)
     return inline_call(c, st, e, e->callee, 0);
+  const wl_func *targ = template_function_arg(c, e);
+  if (targ)
+    return inline_call(c, st, e, targ, 0);
   const val *copied = struct_copy(c, st, e);
   if (copied)
     return copied;

@@ -155,6 +155,7 @@ typedef struct frame {
 
 typedef struct fnframe {
   const wl_func *f;
+  const wl_expr *call; /* the call being run (NULL for the root) */
   bool has_ret;
   state ret;
   const val *retv;
