@@ -621,6 +621,50 @@ static const wl_var *out_target(const wl_expr *arg, bool by_ref) {
   return a && a->kind == WL_E_REF && is_local(a->var) ? a->var : NULL;
 }
 
+/* A wrapper whose body returns a broadcast shuffle with its width a parameter
+ * (CudaSift's `T Shuffle(T var, unsigned lane, int width = 32) { return
+ * __shfl_sync(0xffffffff, var, lane, width); }`): called with width 32, or
+ * with it left out and defaulting to 32, every lane gets the source lane's
+ * value, the same in every lane when the source lane is (`if (Shuffle(maxv,
+ * 0) <= thresh) return;` takes the whole warp out). The summary cannot say
+ * that, since it holds for some widths only. */
+static bool broadcast_wrapper(const finfo *g, const wl_expr *call, unsigned off, const lv *pa,
+                              unsigned na, lv *out) {
+  const wl_stmt *b = g->f->body;
+  if (b && b->kind == WL_S_COMPOUND && b->nkids == 1)
+    b = b->kids[0];
+  const wl_expr *s = b && b->kind == WL_S_RETURN ? wl_expr_strip(b->expr) : NULL;
+  const wl_builtin *co = s && s->kind == WL_E_CALL ? wl_collective_of(s) : NULL;
+  if (!co || co->kind != WL_BK_SHFL || co->src_arg < 1)
+    return false;
+  const wl_expr *w = wl_expr_strip(arg_at(s, co->width_arg));
+  const wl_expr *src = wl_expr_strip(arg_at(s, co->src_arg));
+  if (!w || w->kind != WL_E_REF || !w->var || !(w->var->flags & WL_V_PARAM) || !src)
+    return false;
+  int wi = w->var->param_index;
+  if (wi < 0 || (unsigned)wi >= g->f->nparams || g->f->params[wi] != w->var)
+    return false;
+  const wl_expr *wa = (unsigned)wi < na ? arg_at(call, wi + (int)off) : NULL;
+  long long wv;
+  if (!wa)
+    wa = w->var->init; /* left out: the default argument */
+  if (!wa || !fold(wa, &wv) || wv != 32)
+    return false;
+  long long k;
+  if (fold(src, &k)) {
+    *out = LV_UNIFORM;
+    return true;
+  }
+  if (src->kind != WL_E_REF || !src->var || !(src->var->flags & WL_V_PARAM))
+    return false;
+  int si = src->var->param_index;
+  if (si < 0 || (unsigned)si >= na || (unsigned)si >= g->f->nparams || g->f->params[si] != src->var)
+    return false;
+  *out = lv_deps(pa[si]);
+  out->set = true;
+  return true;
+}
+
 static lv eval_call(walker *W, const wl_expr *e) {
   wl_lanes *L = W->L;
   unsigned n = e->nargs;
@@ -673,6 +717,9 @@ static lv eval_call(walker *W, const wl_expr *e) {
     lv *pa = a + off;
     unsigned na = n - off, np = g->f->nparams;
     r = subst(g->ret_prev, pa, na);
+    lv bc;
+    if (broadcast_wrapper(g, e, off, pa, na, &bc))
+      r = bc;
     for (unsigned i = 0; i < na && i < np; i++) {
       g->param_cur[i] = lv_join(g->param_cur[i], pa[i]);
       const wl_var *p = g->f->params[i];
@@ -935,6 +982,272 @@ static void walk_loop_body(walker *W, const wl_stmt *body, const wl_expr *inc, c
   free(bx.v);
 }
 
+/* ---- loops that every lane runs equally often --------------------------- */
+
+static bool is_tid(const wl_expr *e, const char *dim);
+static bool is_warpsize(const wl_expr *e);
+static bool has_within(const wl_expr *e, bool (*pred)(const wl_expr *), int depth);
+static bool is_assert_fail(const wl_expr *e);
+static int binop_or_operator(const wl_expr *e);
+
+typedef struct assigned_find {
+  const wl_var *v;
+  bool found;
+} assigned_find;
+
+static bool find_assigned(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  assigned_find *a = ud;
+  const wl_expr *t = NULL;
+  if (e->kind == WL_E_BINARY && wl_binop_is_assign(e->op) && e->nargs == 2)
+    t = e->args[0];
+  else if (e->kind == WL_E_UNARY && e->nargs == 1 && e->op != WL_U_DEREF && e->op != WL_U_PLUS &&
+           e->op != WL_U_MINUS && e->op != WL_U_NOT && e->op != WL_U_LNOT)
+    t = e->args[0]; /* ++, --, & (and what is not known) */
+  t = wl_expr_strip(t);
+  if (t && t->kind == WL_E_REF && t->var == a->v)
+    a->found = true;
+  return !a->found;
+}
+
+/* Whether v is assigned (or has its address taken) anywhere in s. */
+static bool assigned_in(const wl_stmt *s, const wl_expr *e, const wl_var *v) {
+  assigned_find a = {v, false};
+  wl_visitor vis = {NULL, find_assigned, &a, true};
+  if (s)
+    wl_walk_stmt(s, &vis);
+  if (e && !a.found)
+    wl_walk_expr(e, NULL, &vis);
+  return a.found;
+}
+
+/* e through casts, and through a local (not a parameter) that its
+ * declaration initializes and nothing in f assigns again */
+static const wl_expr *resolve_once(const wl_func *f, const wl_expr *e) {
+  for (int depth = 0; depth < 8; depth++) {
+    e = wl_expr_strip(e);
+    if (!e || e->kind != WL_E_REF || !e->var || !e->var->init || !is_local(e->var) ||
+        (e->var->flags & WL_V_PARAM) || !f || assigned_in(f->body, NULL, e->var))
+      return e;
+    e = e->var->init;
+  }
+  return wl_expr_strip(e);
+}
+
+/* blockDim.<dim> (through casts) */
+static bool is_block_dim(const wl_expr *e, const char *dim) {
+  e = wl_expr_strip(e);
+  return e && e->kind == WL_E_MEMBER && e->nargs >= 1 && name_is(e, dim) &&
+         var_named(builtin_var(e->args[0]), "blockDim");
+}
+
+/* Whether a and b are the same warp-uniform value: equal constants, one
+ * variable, or the same blockDim member. */
+static bool same_value(const wl_func *f, const wl_expr *a, const wl_expr *b) {
+  long long x, y;
+  a = resolve_once(f, a);
+  b = resolve_once(f, b);
+  if (!a || !b)
+    return false;
+  if (fold(a, &x) && fold(b, &y))
+    return x == y;
+  if (is_warpsize(a) || is_warpsize(b))
+    return is_warpsize(a) ? is_warpsize(b) || (fold(b, &y) && y == 32) : fold(a, &x) && x == 32;
+  if (a->kind == WL_E_REF && b->kind == WL_E_REF)
+    return a->var && a->var == b->var;
+  if (a->kind == WL_E_MEMBER && b->kind == WL_E_MEMBER && a->nargs >= 1 && b->nargs >= 1 &&
+      a->name && b->name && strcmp(a->name, b->name) == 0) {
+    const wl_var *va = builtin_var(a->args[0]);
+    return va && va == builtin_var(b->args[0]);
+  }
+  return false;
+}
+
+/* assert(blockDim.<dim> == K), or with mod: assert(blockDim.<dim> % K == 0),
+ * somewhere in f */
+typedef struct bd_assert {
+  const char *dim;
+  long long k;
+  bool mod;
+  bool found;
+} bd_assert;
+
+static bool bd_eq_k(const wl_expr *e, const char *dim, long long k, bool mod) {
+  e = wl_expr_strip(e);
+  if (!e || e->kind != WL_E_BINARY || e->op != WL_B_EQ || e->nargs != 2)
+    return false;
+  long long c;
+  for (int i = 0; i < 2; i++) {
+    const wl_expr *d = wl_expr_strip(e->args[i]);
+    if (!fold(e->args[1 - i], &c) || !d)
+      continue;
+    if (!mod && is_block_dim(d, dim) && c == k)
+      return true;
+    long long m;
+    if (mod && c == 0 && d->kind == WL_E_BINARY && d->op == WL_B_REM && d->nargs == 2 &&
+        is_block_dim(d->args[0], dim) && fold(d->args[1], &m) && m == k)
+      return true;
+  }
+  return false;
+}
+
+static bool find_bd_assert(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  bd_assert *a = ud;
+  if (e->kind == WL_E_COND && e->nargs == 3 &&
+      (has_within(e->args[1], is_assert_fail, 3) || has_within(e->args[2], is_assert_fail, 3))) {
+    const wl_expr *c = wl_expr_strip(e->args[0]);
+    for (int d = 0; c && d < 4 && !a->found; d++) {
+      a->found = bd_eq_k(c, a->dim, a->k, a->mod);
+      c = c->nargs == 1 ? wl_expr_strip(c->args[0]) : NULL;
+    }
+  }
+  return !a->found;
+}
+
+/* Whether e is a multiple of the stride st: k * st, (x + st - 1) / st * st,
+ * blockDim.<dim> where f asserts blockDim.<dim> % st == 0, or a call of a function returning such a
+ * product of its parameter that the call passes st for (THCRoundUp(n, blockDim.x): `return ((a + b
+ * - 1) / b) * b;`). */
+static bool multiple_of(const wl_func *f, const wl_expr *e, const wl_expr *st, int depth) {
+  long long x, y;
+  e = resolve_once(f, e);
+  if (!e || depth > 4)
+    return false;
+  if (fold(e, &x) && fold(st, &y))
+    return y != 0 && x % y == 0;
+  static const char *const dims[] = {"x", "y", "z"};
+  for (int d = 0; d < 3 && f; d++)
+    if (is_block_dim(e, dims[d])) {
+      /* assert(blockDim.z % 4 == 0) */
+      bd_assert a = {dims[d], 0, true, false};
+      if (!fold(st, &a.k) || a.k <= 0)
+        return false;
+      wl_visitor v = {NULL, find_bd_assert, &a, false};
+      wl_walk_stmt(f->body, &v);
+      return a.found;
+    }
+  if (binop_or_operator(e) == WL_B_MUL)
+    return same_value(f, e->args[0], st) || same_value(f, e->args[1], st) ||
+           multiple_of(f, e->args[0], st, depth + 1) || multiple_of(f, e->args[1], st, depth + 1);
+  const wl_func *g = e->kind == WL_E_CALL ? e->callee : NULL;
+  const wl_stmt *b = g ? g->body : NULL;
+  if (!b || e->callee_is_method || (g->flags & WL_F_LAMBDA))
+    return false;
+  if (b->kind == WL_S_COMPOUND && b->nkids == 1)
+    b = b->kids[0];
+  const wl_expr *r = b->kind == WL_S_RETURN ? wl_expr_strip(b->expr) : NULL;
+  if (binop_or_operator(r) != WL_B_MUL)
+    return false;
+  for (int i = 0; i < 2; i++) {
+    const wl_expr *p = wl_expr_strip(r->args[i]);
+    if (p && p->kind == WL_E_REF && p->var && (p->var->flags & WL_V_PARAM) &&
+        p->var->param_index >= 0 && (unsigned)p->var->param_index < e->nargs &&
+        (unsigned)p->var->param_index < g->nparams && g->params[p->var->param_index] == p->var &&
+        !assigned_in(g->body, NULL, p->var) && same_value(f, e->args[p->var->param_index], st))
+      return true;
+  }
+  return false;
+}
+
+/* Whether every value the start s0 of a loop can take lies in [0, st): the
+ * thread index against its own block dimension (threadIdx.x, blockDim.x),
+ * x % st or x & (st - 1) of a thread index, or threadIdx.x where f asserts
+ * blockDim.x == st. */
+static bool start_below(const wl_func *f, const wl_expr *s0, const wl_expr *st) {
+  static const char *const dims[] = {"x", "y", "z"};
+  long long k, m;
+  s0 = resolve_once(f, s0);
+  if (!s0)
+    return false;
+  for (int d = 0; d < 3; d++)
+    if (is_tid(s0, dims[d])) {
+      if (is_block_dim(st, dims[d]))
+        return true;
+      bd_assert a = {dims[d], 0, false, false};
+      if (!fold(st, &a.k) || a.k <= 0 || !f)
+        return false;
+      wl_visitor v = {NULL, find_bd_assert, &a, false};
+      wl_walk_stmt(f->body, &v);
+      return a.found;
+    }
+  if (s0->kind != WL_E_BINARY || s0->nargs != 2)
+    return false;
+  const wl_expr *x = resolve_once(f, s0->args[0]);
+  bool nonneg =
+      x && ((x->type & WL_T_UNSIGNED) || is_tid(x, "x") || is_tid(x, "y") || is_tid(x, "z"));
+  if (s0->op == WL_B_REM)
+    return nonneg && same_value(f, s0->args[1], st);
+  if (s0->op == WL_B_AND && fold(s0->args[1], &m) && m >= 0 && ((m + 1) & m) == 0)
+    return nonneg && (is_warpsize(st) ? m == 31 : fold(st, &k) && k == m + 1);
+  return false;
+}
+
+/* The operator of a binary expression, or of a call of `operator<`,
+ * `operator>` or `operator+=` with two operands (arithmetic on a template's
+ * dependent types); WL_B_NONE otherwise. */
+static int binop_or_operator(const wl_expr *e) {
+  if (!e || e->nargs != 2)
+    return WL_B_NONE;
+  if (e->kind == WL_E_BINARY)
+    return e->op;
+  if (e->kind != WL_E_CALL || e->callee_is_method || !e->name)
+    return WL_B_NONE;
+  return strcmp(e->name, "operator<") == 0    ? WL_B_LT
+         : strcmp(e->name, "operator>") == 0  ? WL_B_GT
+         : strcmp(e->name, "operator+=") == 0 ? WL_B_ADD_ASSIGN
+         : strcmp(e->name, "operator*") == 0  ? WL_B_MUL
+                                              : WL_B_NONE;
+}
+
+/* for (i = s0; i < B; i += st) where st is warp-uniform, every lane's s0 lies
+ * in [0, st) and B is a multiple of st: every lane runs B / st iterations (none when B <= 0),
+ * whatever its start. THCTensorTopK's `for (i = threadIdx.x; i < THCRoundUp(n, blockDim.x); i +=
+ * blockDim.x)` around a block-wide scan. */
+static bool uniform_trip(walker *W, const wl_stmt *s, lv *trip) {
+  const wl_func *f = W->fi->f;
+  if (s->kind != WL_S_FOR || !s->init || !s->expr || !s->inc)
+    return false;
+  const wl_var *i = NULL;
+  const wl_expr *s0 = NULL;
+  if (s->init->kind == WL_S_DECL && s->init->nvars == 1) {
+    i = s->init->vars[0];
+    s0 = i->init;
+  } else if (s->init->kind == WL_S_EXPR) {
+    const wl_expr *a = wl_expr_strip(s->init->expr);
+    const wl_expr *t = a && a->kind == WL_E_BINARY && a->op == WL_B_ASSIGN && a->nargs == 2
+                           ? wl_expr_strip(a->args[0])
+                           : NULL;
+    if (t && t->kind == WL_E_REF) {
+      i = t->var;
+      s0 = a->args[1];
+    }
+  }
+  if (!i || !s0 || !is_local(i))
+    return false;
+  const wl_expr *c = wl_expr_strip(s->expr), *in = wl_expr_strip(s->inc), *b = NULL, *st = NULL;
+  int cop = binop_or_operator(c), iop = binop_or_operator(in);
+  if (cop != WL_B_NONE) {
+    const wl_expr *l = wl_expr_strip(c->args[0]), *r = wl_expr_strip(c->args[1]);
+    if (cop == WL_B_LT && l && l->kind == WL_E_REF && l->var == i)
+      b = c->args[1];
+    else if (cop == WL_B_GT && r && r->kind == WL_E_REF && r->var == i)
+      b = c->args[0];
+  }
+  if (iop == WL_B_ADD_ASSIGN) {
+    const wl_expr *t = wl_expr_strip(in->args[0]);
+    if (t && t->kind == WL_E_REF && t->var == i)
+      st = in->args[1];
+  }
+  if (!b || !st || assigned_in(s->then_s, s->expr, i))
+    return false;
+
+  if (!start_below(f, s0, st) || !multiple_of(f, b, st, 0))
+    return false;
+  *trip = lv_join(eval(W, st), eval(W, b)); /* the trip count depends on these alone */
+  return true;
+}
+
 static void walk_loop(walker *W, const wl_stmt *s, exits *ex) {
   const node *saved = W->chain;
   if (s->init)
@@ -951,6 +1264,9 @@ static void walk_loop(walker *W, const wl_stmt *s, exits *ex) {
     }
   } else if (s->kind != WL_S_DO && s->expr) {
     c = lv_ctrl(eval(W, s->expr));
+    lv trip;
+    if (uniform_trip(W, s, &trip))
+      c = lv_ctrl(trip);
   }
   loop_update(W, li, c, c);
   const node *loop = push(W, WL_LR_LOOP, s->kind == WL_S_DO ? -1 : 1, s,

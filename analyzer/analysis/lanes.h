@@ -15,7 +15,9 @@
  * variables assigned lane-dependent values or assigned under a lane-dependent
  * condition (or in a loop with a lane-dependent trip count) and read after it.
  * Shuffle results are lane-dependent, except __shfl_sync(mask, v, src) with a
- * warp-uniform source lane, which broadcasts one value.
+ * warp-uniform source lane, which broadcasts one value (also through a wrapper
+ * returning it with its width a parameter, called with width 32 or with the
+ * default 32).
  *
  * Warp-uniform: constants, kernel parameters (and parameters of device
  * functions that every call passes a warp-uniform value), blockIdx, blockDim,
@@ -49,7 +51,12 @@
  * part of a warp when it lies under a lane-dependent if/switch/?:/&&/||
  * condition, after a return/break/continue taken under a lane-dependent
  * condition (in the same function, or the same loop), or in a loop whose trip
- * count is lane-dependent. Each is a "restriction"; queries report the
+ * count is lane-dependent. `for (i = s0; i < B; i += st)` with every lane's
+ * s0 in [0, st) (threadIdx.x and blockDim.x, a lane id and 32, x % st, or
+ * threadIdx.x where the function asserts blockDim.x == st) and B a multiple
+ * of st (k * st, a helper returning (n + st - 1) / st * st, or blockDim.z
+ * where the function asserts blockDim.z % st == 0) runs B / st iterations in
+ * every lane: its trip count depends on B and st alone. Each is a "restriction"; queries report the
  * innermost lane-dependent one. A goto counts like a return up to the next
  * label of the same block (where the lanes meet again).
  */
