@@ -55,6 +55,20 @@ static const wl_lane_reach *divergence(const wl_lanes *l, const wl_expr *e, wl_l
   return NULL;
 }
 
+/* Whether every lane-dependent restriction of e is a `return` of the kernel
+ * that holds e: the lanes missing there have exited. */
+static bool after_exits_only(const wl_lanes *l, const wl_expr *e, const wl_lane_reach *v,
+                             size_t n) {
+  const wl_func *f = wl_lanes_func_of_expr(l, e);
+  if (!f || !(f->flags & WL_F_GLOBAL) || n == 0 || n >= 16)
+    return false;
+  for (size_t i = 0; i < n; i++)
+    if (v[i].kind != WL_LR_EXIT || v[i].caller_partial || !v[i].exit ||
+        v[i].exit->kind != WL_S_RETURN)
+      return false;
+  return true;
+}
+
 static void check(wl_mask_fixer *mf, const wl_lanes *l, const wl_expr *e, const wl_expr *coll) {
   wl_rule_ctx *ctx = mf->ctx;
   wl_lane_reach v[16];
@@ -66,12 +80,35 @@ static void check(wl_mask_fixer *mf, const wl_lanes *l, const wl_expr *e, const 
    * lane that is there: the full mask waits only for lanes that have not exited */
   if (wl_full_mask_ok_at_tail(mf, coll))
     return;
+  /* the lanes missing here returned from the kernel: a *_sync collective does
+   * not wait for exited lanes, and a vote or __syncwarp() counts only the lanes
+   * that are there; only a shuffle can go wrong, by reading an exited lane */
+  const wl_builtin *co = wl_collective_of(coll);
+  bool exited = co && !co->legacy && after_exits_only(l, e, v, n);
+  if (exited && !wl_builtin_is_shuffle(co))
+    return;
   char text[256];
   wl_wording_reach(ctx->tu, why, text, sizeof text);
   const wl_macro_info *m;
   wl_range r = wl_wording_site(ctx->tu, e, &m);
   wl_finding *fd;
-  if (e == coll)
+  if (exited && e == coll)
+    fd = wl_report_range(ctx, r, m,
+                         "'%s' names all 32 lanes in its mask %s: a *_sync shuffle does not wait "
+                         "for lanes that have exited, but a lane that reads from one of them gets "
+                         "an undefined value, and this shuffle may read from lanes that left. "
+                         "Keep every lane of the warp in the shuffle with a neutral value instead "
+                         "of returning early, or read only from lanes that stay",
+                         e->name, text);
+  else if (exited)
+    fd = wl_report_range(ctx, r, m,
+                         "'%s' runs '%s' with all 32 lanes in its mask %s: a *_sync shuffle does "
+                         "not wait for lanes that have exited, but a lane that reads from one of "
+                         "them gets an undefined value, and this shuffle may read from lanes "
+                         "that left. Keep every lane of the warp in the call with a neutral value "
+                         "instead of returning early, or read only from lanes that stay",
+                         wl_wording_call_name(e), coll->name, text);
+  else if (e == coll)
     fd = wl_report_range(ctx, r, m,
                          "'%s' names all 32 lanes in its mask, but only part of the warp reaches "
                          "it: %s; lanes that never arrive make this undefined behaviour (it may "

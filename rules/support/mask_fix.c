@@ -418,10 +418,20 @@ static bool tail_compare(const wl_lanes *l, const wl_func *f, const wl_expr *con
   return !wl_lanes_expr_dependent(l, a) && !wl_consteval(a, &c) && tail_index(l, f, b, 0);
 }
 
+/* A warp collective, or a call of a function of the file (which may run one). */
+static bool warp_op_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  bool *found = ud;
+  if (e->kind == WL_E_CALL && (wl_collective_of(e) || (e->callee && e->callee->body)))
+    *found = true;
+  return !*found;
+}
+
 /* Whether `ifs`, reached as restriction r of a call, is a grid-tail guard of
  * kernel f: a statement of the kernel's body, either the last one (nothing
  * but returns after it, no else) taken on its true side, or `if (cond)
- * return;` with the call after it. Either way the lanes that do not pass it
+ * return;` with the call after it (the return may follow statements that
+ * hold no warp operation). Either way the lanes that do not pass it
  * reach no other statement of the kernel, and cond compares a thread index
  * (tail_index) with a bound that is not a constant. *pass_side: the side of cond of the lanes
  * that go on. */
@@ -452,8 +462,17 @@ static bool grid_tail(const wl_lanes *l, const wl_func *f, const wl_lane_reach *
   if (r->kind != WL_LR_EXIT || !r->exit || r->exit->kind != WL_S_RETURN || ifs->else_s)
     return false;
   const wl_stmt *t = ifs->then_s;
-  if (t && t->kind == WL_S_COMPOUND && t->nkids == 1)
-    t = t->kids[0];
+  if (t && t->kind == WL_S_COMPOUND && t->nkids >= 1 && t->kids[t->nkids - 1] == r->exit) {
+    /* `if (tid >= C) { maxvals[warp] = -INFINITY; return; }`: what the leaving
+     * lanes do first must hold no warp operation */
+    bool warp_op = false;
+    wl_visitor v = {NULL, warp_op_expr, &warp_op, true};
+    for (unsigned i = 0; i + 1 < t->nkids && !warp_op; i++)
+      wl_walk_stmt(t->kids[i], &v);
+    if (warp_op)
+      return false;
+    t = r->exit;
+  }
   if (t != r->exit)
     return false;
   *pass_side = 0;
