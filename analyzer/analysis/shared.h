@@ -33,7 +33,11 @@
  * seen in the file (explicit ones, launches and calls), else with its
  * non-type parameters as host-chosen numbers; x / T for a host-chosen T (a
  * lane's group) is taken as warp-uniform. A call whose body is not visible
- * and that receives shared memory may hold a barrier; a warp collective of
+ * and that receives shared memory may hold a barrier (so may an expression
+ * clang could not resolve whose text passes a __shared__ variable as an
+ * argument: a library call whose headers are missing); a pending access is
+ * dropped on a warp-uniform branch its own conditions contradict (a barrier
+ * skipped only where no lane made it); a warp collective of
  * CUDA 9+ orders reads before it with stores after it. A lane that stores a
  * value that may differ between lanes to p[d], d read from memory, and
  * reads p[d] back races with any lane of equal d (tagged histograms).

@@ -2,6 +2,7 @@
  * collectives) (see shared.h and internal.h). */
 #include "internal.h"
 
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -989,6 +990,95 @@ static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
   return smd_vunk(uni && dependent_static);
 }
 
+/* ---- unresolved library calls ---- */
+
+typedef struct shared_name_find {
+  const char *name;
+  size_t len;
+  bool found;
+} shared_name_find;
+
+static bool find_shared_decl(const wl_stmt *s, void *ud) {
+  shared_name_find *f = ud;
+  if (s->kind == WL_S_DECL)
+    for (unsigned i = 0; i < s->nvars && !f->found; i++) {
+      const wl_var *v = s->vars[i];
+      f->found = (v->flags & WL_V_SHARED) && v->name && strlen(v->name) == f->len &&
+                 strncmp(v->name, f->name, f->len) == 0;
+    }
+  return !f->found;
+}
+
+/* Whether name[0..len) is a __shared__ variable of a function being run or of the file. */
+static bool shared_name(const ctx *c, const char *name, size_t len) {
+  for (unsigned i = 0; i < c->tu->nglobals; i++) {
+    const wl_var *v = c->tu->globals[i];
+    if ((v->flags & WL_V_SHARED) && v->name && strlen(v->name) == len &&
+        strncmp(v->name, name, len) == 0)
+      return true;
+  }
+  shared_name_find f = {name, len, false};
+  wl_visitor vis = {find_shared_decl, NULL, &f, false};
+  for (unsigned i = 0; i < c->nfns && !f.found; i++)
+    if (c->fns[i]->f && c->fns[i]->f->body)
+      wl_walk_stmt(c->fns[i]->f->body, &vis);
+  return f.found;
+}
+
+/* An expression clang could not resolve, with nothing of it left in the IR,
+ * whose text passes a __shared__ variable as an argument: `R(temp).Sum(x)`
+ * where `typedef cub::BlockReduce<float, BLOCK> R;` names a library whose
+ * headers are missing. It may be a library block reduction on that storage,
+ * which may hold a barrier (as eval_call takes a visible call that receives
+ * shared memory). */
+static bool unresolved_on_shared(const ctx *c, const wl_expr *e) {
+  if (e->kind != WL_E_OTHER || e->nargs || !(e->type & (WL_T_DEPENDENT | WL_T_INVALID)) || e->macro)
+    return false;
+  /* clang keeps only a piece of the expression (`temp` of `R(temp).Sum(x)`):
+   * the text of the simple statement holding it is read */
+  const wl_stmt *in = c->stmt;
+  wl_range rg = in && !in->macro &&
+                        (in->kind == WL_S_DECL || in->kind == WL_S_EXPR || in->kind == WL_S_RETURN)
+                    ? in->range
+                    : e->range;
+  if (!rg.begin.file || rg.begin.file != rg.end.file)
+    return false;
+  const char *src = NULL;
+  size_t len = 0;
+  if (wl_tu_in_main(c->tu, rg.begin)) {
+    src = c->tu->source;
+    len = c->tu->source_len;
+  } else {
+    const wl_tu_file *tf = wl_tu_file_of(c->tu, rg.begin);
+    if (tf) {
+      src = tf->source;
+      len = tf->source_len;
+    }
+  }
+  size_t b = rg.begin.offset, end = rg.end.offset;
+  if (!src || b >= end || end > len || end - b > 4096)
+    return false;
+  for (size_t i = b; i < end; i++) {
+    if (!(isalpha((unsigned char)src[i]) || src[i] == '_') ||
+        (i > b && (isalnum((unsigned char)src[i - 1]) || src[i - 1] == '_')))
+      continue;
+    size_t j = i;
+    while (j < end && (isalnum((unsigned char)src[j]) || src[j] == '_'))
+      j++;
+    size_t p = i, q = j;
+    while (p > b && isspace((unsigned char)src[p - 1]))
+      p--;
+    while (q < end && isspace((unsigned char)src[q]))
+      q++;
+    bool arg = p > b && (src[p - 1] == '(' || src[p - 1] == ',') && q < end &&
+               (src[q] == ')' || src[q] == ',');
+    if (arg && shared_name(c, src + i, j - i))
+      return true;
+    i = j;
+  }
+  return false;
+}
+
 /* Casting a shared pointer: the element type may change (SharedMemory<T>, float4 loads). */
 static const val *cast_ptr(ctx *c, const wl_expr *e, const val *p) {
   const wl_expr *op = e->args[0];
@@ -1209,6 +1299,10 @@ const val *sme_eval(ctx *c, state *st, const wl_expr *e) {
     bool uni = true;
     for (unsigned i = 0; i < e->nargs; i++)
       uni = smd_val_uniform(sme_eval(c, st, e->args[i])) && uni;
+    if (unresolved_on_shared(c, e)) { /* may hold a barrier: nothing before it meets what follows */
+      st->npend = 0;
+      return smd_vunk(false);
+    }
     return smd_vunk(uni && e->kind != WL_E_OTHER);
   }
   }

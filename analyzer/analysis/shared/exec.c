@@ -49,6 +49,30 @@ static void cross_branches(ctx *c, const state *t, const state *f, unsigned firs
           smr_check_pair(c, t->pend[i], f->pend[j], true);
 }
 
+/* Drops the pending accesses of s that no lane can have made where the
+ * warp-uniform condition k holds: a barrier skipped only when no lane made
+ * the access (`if (n > 0) s[lane] = v; ... if (n > 0) __syncwarp();`, the two
+ * conditions the same test) leaves no path from the access past it. */
+static void drop_contradicted(ctx *c, state *s, const cond *k) {
+  unsigned keep = 0;
+  const guard *last = NULL;
+  bool last_ok = true;
+  for (unsigned i = 0; i < s->npend; i++) {
+    acc *a = s->pend[i];
+    bool ok = true;
+    if (a->g && a->g == last) {
+      ok = last_ok;
+    } else if (a->g) {
+      ok = smr_guard_reachable(c, smd_guard_push(c, a->g, k));
+      last = a->g;
+      last_ok = ok;
+    }
+    if (ok)
+      s->pend[keep++] = a;
+  }
+  s->npend = keep;
+}
+
 static void exec_branches(ctx *c, state *st, const cond *k, const wl_stmt *then_s,
                           const wl_stmt *else_s) {
   int d = smd_cond_definite(k);
@@ -66,6 +90,10 @@ static void exec_branches(ctx *c, state *st, const cond *k, const wl_stmt *then_
   smd_st_copy(&f, st);
   t.g = smd_guard_push(c, st->g, k);
   f.g = smd_guard_push(c, st->g, smd_cond_not(c, k));
+  if (k->uni && k->kind != C_UNK) {
+    drop_contradicted(c, &t, k);
+    drop_contradicted(c, &f, smd_cond_not(c, k));
+  }
   smx_exec_stmt(c, &t, then_s);
   smx_exec_stmt(c, &f, else_s);
   if (!k->uni && c->record && t.live && f.live)
