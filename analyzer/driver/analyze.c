@@ -215,23 +215,38 @@ static bool run_on_parsed(wl_tu *tu, void *ud) {
   return true;
 }
 
+/* The rules run on a reported header as if it were the file analyzed: the
+ * unit's path and text are the header's until tu_view_restore. */
+typedef struct {
+  const char *path, *source;
+  size_t len;
+} tu_view;
+
+static tu_view tu_view_file(wl_tu *tu, const wl_tu_file *tf) {
+  tu_view saved = {tu->path, tu->source, tu->source_len};
+  tu->path = tf->name;
+  tu->source = tf->source;
+  tu->source_len = tf->source_len;
+  return saved;
+}
+
+static void tu_view_restore(wl_tu *tu, tu_view saved) {
+  tu->path = saved.path;
+  tu->source = saved.source;
+  tu->source_len = saved.len;
+}
+
 static void run_on_batch(wl_tu *tu, void *ud) {
   file_run *fr = ud;
   rules_only(tu, fr->path, fr->o, &fr->found[0]);
-  const char *main_path = tu->path, *main_source = tu->source;
-  size_t main_len = tu->source_len;
   for (unsigned i = 0; i < tu->nfiles; i++) {
     const wl_tu_file *tf = &tu->files[i];
     if (!tf->report)
       continue;
-    tu->path = tf->name;
-    tu->source = tf->source;
-    tu->source_len = tf->source_len;
+    tu_view saved = tu_view_file(tu, tf);
     rules_only(tu, tf->display, fr->o, &fr->found[1 + i]);
+    tu_view_restore(tu, saved);
   }
-  tu->path = main_path;
-  tu->source = main_source;
-  tu->source_len = main_len;
 }
 
 /* Parses the file; with include inference, again with the include
@@ -661,15 +676,11 @@ wl_parse_status wl_analyze_file_ex(wl_parser *p, const char *path, const char *c
     rules_finish(tu, path, o, mf, out);
   }
   /* each reported header in turn, as if it were the file analyzed */
-  const char *main_path = tu->path, *main_source = tu->source;
-  size_t main_len = tu->source_len;
   for (unsigned i = 0; i < tu->nfiles; i++) {
     const wl_tu_file *tf = &tu->files[i];
     if (!tf->report)
       continue;
-    tu->path = tf->name;
-    tu->source = tf->source;
-    tu->source_len = tf->source_len;
+    tu_view saved = tu_view_file(tu, tf);
     if (tu->batched) {
       rules_finish(tu, tf->display, o, &fr.found[1 + i], out);
     } else {
@@ -678,10 +689,8 @@ wl_parse_status wl_analyze_file_ex(wl_parser *p, const char *path, const char *c
       rules_only(tu, tf->display, o, &local);
       rules_finish(tu, tf->display, o, &local, out);
     }
+    tu_view_restore(tu, saved);
   }
-  tu->path = main_path;
-  tu->source = main_source;
-  tu->source_len = main_len;
   for (unsigned i = 0; i < fr.nfound; i++)
     wl_findings_free(&fr.found[i]);
   free(fr.found);
