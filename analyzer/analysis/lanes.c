@@ -665,6 +665,21 @@ static bool broadcast_wrapper(const finfo *g, const wl_expr *call, unsigned off,
   return true;
 }
 
+/* Whether g denotes the whole block as a cooperative group: a variable of
+ * type cg::thread_block, or a call of this_thread_block(). */
+static bool names_thread_block(const wl_expr *g) {
+  g = wl_expr_strip(g);
+  if (!g)
+    return false;
+  const char *ts = g->kind == WL_E_REF && g->var ? g->var->type_spelling : NULL;
+  if (ts)
+    return strstr(ts, "thread_block") && !strstr(ts, "tile");
+  if (g->kind != WL_E_CALL || !g->name)
+    return false;
+  const wl_builtin *b = wl_builtin_find(g->name);
+  return b && b->kind == WL_BK_GROUP_THIS && strcmp(wl_builtin_group_type(b), "thread_block") == 0;
+}
+
 static lv eval_call(walker *W, const wl_expr *e) {
   wl_lanes *L = W->L;
   unsigned n = e->nargs;
@@ -711,6 +726,11 @@ static lv eval_call(walker *W, const wl_expr *e) {
   } else if (!e->callee && ((b && b->result == WL_BR_LANE) || wl_builtin_name_says_lane(e->name))) {
     r = all;
     r.flags |= LV_LD;
+    /* a thread_block's thread_rank() is the linear thread id, so that
+     * `cta.thread_rank() < 32` is warp 0, as `threadIdx.x < 32` is */
+    if (b && b->kind == WL_BK_GROUP_RANK && member && ce->nargs == 1 && L->opts.whole_warps &&
+        names_thread_block(ce->args[0]))
+      r.shape = SH_TID;
   } else if (!e->callee && e->callee_in_prelude && b && b->result == WL_BR_UNIFORM) {
     r.flags = LV_VOTE;
   } else if ((g = call_target(L, e, &off)) != NULL) {
