@@ -290,6 +290,10 @@ static finfo *call_target(const wl_lanes *L, const wl_expr *e, unsigned *off) {
       *off = 1;
     }
   }
+  /* a __global__ callee is a launch (dynamic parallelism): the child grid
+   * has its own blocks and warps, nothing of the caller's lanes enters it */
+  if (g && (g->f->flags & WL_F_GLOBAL))
+    return NULL;
   return g && g->analyzed ? g : NULL;
 }
 
