@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -65,4 +66,19 @@ char *wl_relative_path(const char *path, const char *dir) {
   if (strcmp(path, dir) == 0)
     return wl_xstrdup(".");
   return wl_xstrdup(path);
+}
+
+bool wl_make_dirs(const char *dir) {
+  struct stat st;
+  if (stat(dir, &st) == 0)
+    return S_ISDIR(st.st_mode);
+  char *p = wl_xstrdup(dir);
+  for (char *s = p + 1; *s; s++)
+    if (*s == '/') {
+      *s = '\0';
+      mkdir(p, 0700);
+      *s = '/';
+    }
+  free(p);
+  return mkdir(dir, 0700) == 0 || (stat(dir, &st) == 0 && S_ISDIR(st.st_mode));
 }

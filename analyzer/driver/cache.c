@@ -21,6 +21,7 @@
 
 #include "fdio.h"
 #include "hmap.h"
+#include "paths.h"
 #include "wire.h"
 
 #define MAGIC "WLCACHE1"
@@ -98,24 +99,6 @@ bool wl_cache_size_from_env(uint64_t *bytes, wl_buf *why) {
 }
 
 /* mkdir -p with mode 0700 for what it makes. */
-static bool make_dirs(const char *path) {
-  char *p = wl_xstrdup(path);
-  bool ok = true;
-  for (char *s = p + 1; ok; s++) {
-    if (*s != '/' && *s != '\0')
-      continue;
-    char c = *s;
-    *s = '\0';
-    if (mkdir(p, 0700) != 0 && errno != EEXIST)
-      ok = false;
-    *s = c;
-    if (!c)
-      break;
-  }
-  free(p);
-  return ok;
-}
-
 wl_cache *wl_cache_open(const char *dir, uint64_t max_bytes, wl_buf *why) {
   if (!dir || !*dir) {
     wl_buf_puts(why, "no cache directory (no home directory; use --cache-dir)");
@@ -134,7 +117,7 @@ wl_cache *wl_cache_open(const char *dir, uint64_t max_bytes, wl_buf *why) {
   }
   wl_buf_puts(&abs, dir);
   struct stat st;
-  if (!make_dirs(abs.data) || stat(abs.data, &st) != 0) {
+  if (!wl_make_dirs(abs.data) || stat(abs.data, &st) != 0) {
     wl_buf_printf(why, "%s: cannot create the cache directory: %s", abs.data, strerror(errno));
     wl_buf_free(&abs);
     return NULL;
@@ -364,7 +347,7 @@ void wl_cache_put(wl_cache *c, const char *key, size_t keylen, const wl_vec *dep
   wl_buf_init(&tmp);
   wl_buf_printf(&tmp, "%s/.tmp-XXXXXX", sub);
   int fd = -1;
-  if (settled && b.len <= MAX_ENTRY && make_dirs(sub))
+  if (settled && b.len <= MAX_ENTRY && wl_make_dirs(sub))
     fd = mkstemp(tmp.data);
   if (fd >= 0) {
     bool ok = wl_fd_write_all(fd, b.data, b.len);

@@ -32,6 +32,7 @@
 #include "fdio.h"
 #include "hmap.h"
 #include "parse.h"
+#include "paths.h"
 
 /* Entries the store keeps (the least recently used are removed). */
 #define WL_PCH_STORE_MAX 6
@@ -52,23 +53,6 @@ struct wl_pch_cache {
   unsigned built, failed, reused;
 };
 
-/* mkdir -p with mode 0700 for the directories it makes; true when `dir` is
- * a directory afterwards. */
-static bool make_dirs(const char *dir) {
-  struct stat st;
-  if (stat(dir, &st) == 0)
-    return S_ISDIR(st.st_mode);
-  char *p = wl_xstrdup(dir);
-  for (char *s = p + 1; *s; s++)
-    if (*s == '/') {
-      *s = '\0';
-      mkdir(p, 0700);
-      *s = '/';
-    }
-  free(p);
-  return mkdir(dir, 0700) == 0 || (stat(dir, &st) == 0 && S_ISDIR(st.st_mode));
-}
-
 wl_pch_cache *wl_pch_cache_new(const char *store) {
   wl_pch_cache *c = wl_xcalloc(1, sizeof *c);
   pthread_mutex_init(&c->lock, NULL);
@@ -82,7 +66,7 @@ wl_pch_cache *wl_pch_cache_new(const char *store) {
     c->dir = NULL;
   }
   c->owner = getpid();
-  if (store && *store == '/' && make_dirs(store))
+  if (store && *store == '/' && wl_make_dirs(store))
     c->store = wl_xstrdup(store);
   return c;
 }
