@@ -7,8 +7,9 @@
  * from the type or the tiled_partition call that made it: lanes in aligned
  * segments of N), thread_block (the whole block) and a dynamic
  * tiled_partition(parent, n). A tile collective is fine when the lanes that
- * reach it, known exactly, are whole segments of N lanes; a block collective
- * must not be under lane-divergent control at all. A coalesced_group is by
+ * reach it, known exactly (conditions of the lane id, or of thread ids warp
+ * by warp), are whole segments of N lanes; a block collective must not be
+ * under lane-divergent control at all. A coalesced_group is by
  * definition made of the threads that reach its collectives: never reported.
  * The caller's divergence counts, through calls a few levels up. */
 #include <stdio.h>
@@ -95,15 +96,67 @@ static bool whole_segments(unsigned set, unsigned size) {
   return true;
 }
 
+/* The warps of a block worth trying for thread-id conditions: the first 64
+ * (blocks of up to 2048 threads), and those around every constant of the
+ * conditions (`gid < 100005` changes within warp 3125). */
+typedef struct warp_list {
+  unsigned v[160];
+  size_t n;
+} warp_list;
+
+static void warp_add(warp_list *w, long long k) {
+  if (k < 64 || k > (1LL << 26))
+    return;
+  for (size_t i = 0; i < w->n; i++)
+    if (w->v[i] == (unsigned)k)
+      return;
+  if (w->n < sizeof w->v / sizeof w->v[0])
+    w->v[w->n++] = (unsigned)k;
+}
+
+static bool cond_constants(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  long long k;
+  if (wl_consteval(e, &k) && k >= 0) {
+    warp_add(ud, k / 32 - 1);
+    warp_add(ud, k / 32);
+    warp_add(ud, k / 32 + 1);
+    return false;
+  }
+  return true;
+}
+
+/* Whether the lanes that reach e are whole aligned segments of `size` lanes
+ * in every warp: conditions of the lane id alone, or of thread ids
+ * (`threadIdx.x < 16` keeps the first 16-thread tile of the block whole and
+ * no thread of the others). */
+static bool whole_tiles_reach(const wl_lanes *l, const wl_expr *e, unsigned size) {
+  unsigned set;
+  if (wl_lanes_reaching_lanes(l, e, &set))
+    return whole_segments(set, size);
+  warp_list w = {.n = 0};
+  for (unsigned i = 0; i < 64; i++)
+    w.v[w.n++] = i;
+  wl_lane_reach v[16];
+  size_t n = wl_lanes_restrictions(l, e, v, 16);
+  wl_visitor vis = {NULL, cond_constants, &w, false};
+  for (size_t i = 0; i < n && i < 16; i++)
+    if (v[i].cond)
+      wl_walk_expr(v[i].cond, NULL, &vis);
+  for (size_t i = 0; i < w.n; i++)
+    if (!wl_lanes_reaching_lanes_in_warp(l, e, w.v[i], &set) || !whole_segments(set, size))
+      return false;
+  return true;
+}
+
 /* Whether only part of a group of `size` lanes (0: a block) may reach e;
  * *via is set to the divergent call when that happens in a caller. */
 static bool part_of_group(const wl_lanes *l, const wl_expr *e, unsigned size, int depth,
                           const wl_expr **via) {
   wl_lane_reach r;
-  unsigned set;
   if (!wl_lanes_reach_expr(l, e, &r))
     return false;
-  if (r.partial && !(size > 0 && wl_lanes_reaching_lanes(l, e, &set) && whole_segments(set, size)))
+  if (r.partial && !(size > 0 && whole_tiles_reach(l, e, size)))
     return true;
   if (!r.caller_partial || depth > 4)
     return false;

@@ -511,6 +511,39 @@ START_TEST(test_reaching_lanes) {
 }
 END_TEST
 
+/* Thread-id conditions, warp by warp: threadIdx.x < 40 is all of warp 0 and
+ * lanes 0-7 of warp 1; an early return of threads 16..47 leaves lanes 0-15
+ * of warp 0 and 16-31 of warp 1; the whole-warp query cannot say. */
+START_TEST(test_reaching_lanes_in_warp) {
+  fixture fx = analyze("__global__ void k(int *p, int n) {\n"
+                       "  if (threadIdx.x < 40) p[0] = 0;\n"
+                       "  if (threadIdx.x < n) p[1] = 1;\n"
+                       "  int lane = threadIdx.x & 31;\n"
+                       "  if (lane < 4 && threadIdx.x >= 64) p[2] = 2;\n"
+                       "  if (threadIdx.x >= 16 && threadIdx.x < 48) return;\n"
+                       "  p[3] = 3;\n"
+                       "}\n");
+  unsigned s;
+  ck_assert(!wl_lanes_reaching_lanes(fx.l, E(&fx, "p[0] = 0"), &s));
+  ck_assert(wl_lanes_reaching_lanes_in_warp(fx.l, E(&fx, "p[0] = 0"), 0, &s));
+  ck_assert_uint_eq(s, 0xffffffffu);
+  ck_assert(wl_lanes_reaching_lanes_in_warp(fx.l, E(&fx, "p[0] = 0"), 1, &s));
+  ck_assert_uint_eq(s, 0x000000ffu);
+  ck_assert(wl_lanes_reaching_lanes_in_warp(fx.l, E(&fx, "p[0] = 0"), 2, &s));
+  ck_assert_uint_eq(s, 0u);
+  ck_assert(!wl_lanes_reaching_lanes_in_warp(fx.l, E(&fx, "p[1] = 1"), 0, &s)); /* n */
+  ck_assert(wl_lanes_reaching_lanes_in_warp(fx.l, E(&fx, "p[2] = 2"), 1, &s));
+  ck_assert_uint_eq(s, 0u);
+  ck_assert(wl_lanes_reaching_lanes_in_warp(fx.l, E(&fx, "p[2] = 2"), 3, &s));
+  ck_assert_uint_eq(s, 0x0000000fu);
+  ck_assert(wl_lanes_reaching_lanes_in_warp(fx.l, E(&fx, "p[3] = 3"), 0, &s));
+  ck_assert_uint_eq(s, 0x0000ffffu);
+  ck_assert(wl_lanes_reaching_lanes_in_warp(fx.l, E(&fx, "p[3] = 3"), 1, &s));
+  ck_assert_uint_eq(s, 0xffff0000u);
+  done(&fx);
+}
+END_TEST
+
 START_TEST(test_loops) {
   fixture fx =
       analyze("__global__ void k(int *p, int n) {\n"
@@ -750,6 +783,7 @@ Suite *wl_suite_lanes(void) {
   TCase *m = tcase_create("masks");
   tcase_add_test(m, test_mask_flow);
   tcase_add_test(m, test_collectives);
+  tcase_add_test(m, test_reaching_lanes_in_warp);
   tcase_add_test(m, test_consteval);
   suite_add_tcase(s, m);
   return s;

@@ -1902,26 +1902,36 @@ size_t wl_lanes_restrictions(const wl_lanes *l, const wl_expr *e, wl_lane_reach 
 typedef struct lane_bind {
   const wl_lanes *l;
   unsigned lane;
+  long long tid; /* the thread id of that lane, or -1: thread ids stay unknown */
 } lane_bind;
 
-/* Gives every lane-id-shaped sub-expression the value of the lane being tried. */
+/* Gives every lane-id-shaped sub-expression the value of the lane being
+ * tried, and every thread-id-shaped one that lane's thread id when it is
+ * bound. */
 static bool lane_hook(const wl_expr *e, long long *out, void *ud) {
   const lane_bind *b = ud;
   const rec *r = rec_of(b->l, e);
-  if (r && r->val.set && r->val.shape != ~0u && (r->val.shape & SH_LANE)) {
+  if (!r || !r->val.set || r->val.shape == ~0u)
+    return false;
+  if (r->val.shape & SH_LANE) {
     *out = b->lane;
+    return true;
+  }
+  if ((r->val.shape & SH_TID) && b->tid >= 0) {
+    *out = b->tid;
     return true;
   }
   return false;
 }
 
-/* The lanes for which `cond` is (side 1) or is not (side 0) true. */
-static bool lanes_where(const wl_lanes *l, const wl_expr *cond, int side, unsigned *set) {
+/* The lanes for which `cond` is (side 1) or is not (side 0) true; warp >= 0
+ * binds thread ids to those of that warp of the block. */
+static bool lanes_where(const wl_lanes *l, const wl_expr *cond, int side, int warp, unsigned *set) {
   if (!cond || side < 0)
     return false;
   unsigned m = 0;
   for (unsigned lane = 0; lane < 32; lane++) {
-    lane_bind b = {l, lane};
+    lane_bind b = {l, lane, warp >= 0 ? 32LL * warp + lane : -1};
     long long v;
     if (!wl_consteval_ex(cond, lane_hook, &b, &v))
       return false;
@@ -1932,9 +1942,10 @@ static bool lanes_where(const wl_lanes *l, const wl_expr *cond, int side, unsign
   return true;
 }
 
-static bool restr_lanes(const wl_lanes *l, const finfo *fi, const node *n, unsigned *set) {
+static bool restr_lanes(const wl_lanes *l, const finfo *fi, const node *n, int warp,
+                        unsigned *set) {
   if (n->kind == WL_LR_IF || n->kind == WL_LR_SELECT || n->kind == WL_LR_LOGICAL)
-    return lanes_where(l, n->cond, n->side, set);
+    return lanes_where(l, n->cond, n->side, warp, set);
   if (n->kind != WL_LR_EXIT)
     return false;
   unsigned gone = ~0u;
@@ -1944,7 +1955,7 @@ static bool restr_lanes(const wl_lanes *l, const finfo *fi, const node *n, unsig
       *set = ~0u; /* a warp-uniform test on the way: any lane may stay */
       return true;
     }
-    if (!restr_lanes(l, fi, g, &gs))
+    if (!restr_lanes(l, fi, g, warp, &gs))
       return false;
     gone &= gs;
   }
@@ -1952,7 +1963,7 @@ static bool restr_lanes(const wl_lanes *l, const finfo *fi, const node *n, unsig
   return true;
 }
 
-bool wl_lanes_reaching_lanes(const wl_lanes *l, const wl_expr *e, unsigned *lanes) {
+static bool reaching_lanes(const wl_lanes *l, const wl_expr *e, int warp, unsigned *lanes) {
   const rec *r = rec_of(l, e);
   if (!r)
     return false;
@@ -1961,7 +1972,7 @@ bool wl_lanes_reaching_lanes(const wl_lanes *l, const wl_expr *e, unsigned *lane
     unsigned ns;
     if (!actual_ld(r->fi, n->reach))
       continue;
-    if (!restr_lanes(l, r->fi, n, &ns))
+    if (!restr_lanes(l, r->fi, n, warp, &ns))
       return false;
     s &= ns;
   }
@@ -1969,8 +1980,17 @@ bool wl_lanes_reaching_lanes(const wl_lanes *l, const wl_expr *e, unsigned *lane
   return true;
 }
 
+bool wl_lanes_reaching_lanes(const wl_lanes *l, const wl_expr *e, unsigned *lanes) {
+  return reaching_lanes(l, e, -1, lanes);
+}
+
+bool wl_lanes_reaching_lanes_in_warp(const wl_lanes *l, const wl_expr *e, unsigned warp,
+                                     unsigned *lanes) {
+  return l->opts.whole_warps && warp <= (1u << 26) && reaching_lanes(l, e, (int)warp, lanes);
+}
+
 bool wl_lanes_cond_lanes(const wl_lanes *l, const wl_expr *cond, int side, unsigned *set) {
-  return lanes_where(l, cond, side, set);
+  return lanes_where(l, cond, side, -1, set);
 }
 
 bool wl_lanes_expr_tid_like(const wl_lanes *l, const wl_expr *e) {

@@ -137,6 +137,12 @@ size_t wl_lanes_restrictions(const wl_lanes *l, const wl_expr *e, wl_lane_reach 
  * `if (lane >= n_const) return;`). False when some restriction depends on
  * anything else (data, loop trip counts, switch). */
 bool wl_lanes_reaching_lanes(const wl_lanes *l, const wl_expr *e, unsigned *lanes);
+/* The same for warp `warp` of a block (thread ids 32 * warp .. 32 * warp +
+ * 31), when the conditions are functions of the lane id and of thread ids
+ * (threadIdx.x, a thread_block's thread_rank(): whole warps assumed):
+ * `threadIdx.x < 16` is lanes 0-15 of warp 0 and no lane of the others. */
+bool wl_lanes_reaching_lanes_in_warp(const wl_lanes *l, const wl_expr *e, unsigned warp,
+                                     unsigned *lanes);
 /* The lanes (bit i: lane i) for which cond is true (side 1) or false (side
  * 0), when cond is a function of the lane id alone; false otherwise. */
 bool wl_lanes_cond_lanes(const wl_lanes *l, const wl_expr *cond, int side, unsigned *set);
