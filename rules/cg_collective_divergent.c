@@ -9,8 +9,10 @@
  * tiled_partition(parent, n). A tile collective is fine when the lanes that
  * reach it, known exactly (conditions of the lane id, or of thread ids warp
  * by warp), are whole segments of N lanes; a block collective must not be
- * under lane-divergent control at all. A coalesced_group is by
- * definition made of the threads that reach its collectives: never reported.
+ * under lane-divergent control at all. A tile's sync or vote that only
+ * threads which have left the kernel miss is fine (they wait for and count
+ * only threads that have not exited). A coalesced_group is by definition
+ * made of the threads that reach its collectives: never reported.
  * The caller's divergence counts, through calls a few levels up. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,6 +173,47 @@ static bool part_of_group(const wl_lanes *l, const wl_expr *e, unsigned size, in
   return false;
 }
 
+/* Whether `target` is the last statement that s runs: after it the
+ * function returns. */
+static bool tail_of(const wl_stmt *s, const wl_stmt *target) {
+  if (!s)
+    return false;
+  if (s == target)
+    return true;
+  if (s->kind == WL_S_COMPOUND)
+    return s->nkids > 0 && tail_of(s->kids[s->nkids - 1], target);
+  if (s->kind == WL_S_IF)
+    return tail_of(s->then_s, target) || tail_of(s->else_s, target);
+  return false;
+}
+
+/* Whether every lane missing at e has left the kernel that holds it: each
+ * lane-dependent restriction is a `return` of the kernel, or a loop after
+ * which the kernel ends. A tile's sync() and votes wait for and count only
+ * the threads that have not exited (as __syncwarp and the *_sync votes do);
+ * its shuffles and reductions would read the exited ones. */
+static bool missing_lanes_exited(const wl_lanes *l, const wl_expr *e, const wl_builtin *b) {
+  if (b->kind != WL_BK_BARRIER && b->kind != WL_BK_VOTE && b->kind != WL_BK_MATCH)
+    return false;
+  const wl_func *f = wl_lanes_func_of_expr(l, e);
+  if (!f || !(f->flags & WL_F_GLOBAL) || !f->body)
+    return false;
+  wl_lane_reach v[16];
+  size_t n = wl_lanes_restrictions(l, e, v, 16);
+  if (n == 0 || n >= 16)
+    return false;
+  for (size_t i = 0; i < n; i++) {
+    if (v[i].caller_partial)
+      return false;
+    if (v[i].kind == WL_LR_EXIT && v[i].exit && v[i].exit->kind == WL_S_RETURN)
+      continue;
+    if (v[i].kind == WL_LR_LOOP && v[i].stmt && tail_of(f->body, v[i].stmt))
+      continue;
+    return false;
+  }
+  return true;
+}
+
 typedef struct cg_scan {
   wl_rule_ctx *ctx;
   const wl_lanes *l;
@@ -207,6 +250,8 @@ static bool check(const wl_expr *e, const wl_stmt *in, void *ud) {
   bool partition = b->kind == WL_BK_GROUP_PARTITION;
   const wl_expr *via = NULL;
   if (!part_of_group(sc->l, e, gi.size, 0, &via))
+    return true;
+  if (gi.size > 0 && !via && missing_lanes_exited(sc->l, e, b))
     return true;
   wl_lane_reach r;
   char why[256] = "";
