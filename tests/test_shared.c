@@ -797,6 +797,34 @@ START_TEST(test_thread_below_block_size) {
 }
 END_TEST
 
+START_TEST(test_loop_without_end_is_bounded) {
+  /* a loop whose end the analysis never learns (no condition, no break):
+   * unrolling it cannot finish, and each unrolled step compares its accesses
+   * with all those before (a fuzzed input: 4 M lane pairs, 15 s in the fuzz
+   * target). The unrolling attempt has its own share of the pair budget; the
+   * general path still runs on what is left and finds the race of line 13 */
+  fixture fx = analyze("__global__ void k(int *g) {\n"             /* 1 */
+                       "  extern __shared__ int sdata[];\n"        /* 2 */
+                       "  unsigned tid = threadIdx.x;\n"           /* 3 */
+                       "  sdata[tid] = g[tid];\n"                  /* 4 */
+                       "  __syncthreads();\n"                      /* 5 */
+                       "  for (unsigned s = blockDim.x / 3;;) {\n" /* 6 */
+                       "    if (tid < s)\n"                        /* 7 */
+                       "      sdata[tid] += sdata[tid + s];\n"     /* 8 */
+                       "    if (s > 32)\n"                         /* 9 */
+                       "      __syncthreads();\n"                  /* 10 */
+                       "    if (tid < 16)\n"                       /* 11 */
+                       "      sdata[tid] += sdata[tid + 16];\n"    /* 12 */
+                       "  }\n"                                     /* 13 */
+                       "}\n");
+  ck_assert_ptr_nonnull(race_on(&fx, 12));
+  ck_assert_msg(!wl_smem_incomplete(fx.sm), "the general path ran out of budget");
+  ck_assert_msg(wl_smem_pairs_examined(fx.sm) < 400000, "%lu lane pairs examined",
+                wl_smem_pairs_examined(fx.sm));
+  done(&fx);
+}
+END_TEST
+
 Suite *wl_suite_shared(void) {
   Suite *s = suite_create("shared");
   TCase *tc = tcase_create("analysis");
@@ -821,6 +849,7 @@ Suite *wl_suite_shared(void) {
   tcase_add_test(tc, test_two_dim_blocks);
   tcase_add_test(tc, test_narrow_types_and_loops);
   tcase_add_test(tc, test_thread_below_block_size);
+  tcase_add_test(tc, test_loop_without_end_is_bounded);
   suite_add_tcase(s, tc);
   return s;
 }

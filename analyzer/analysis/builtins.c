@@ -16,7 +16,7 @@
 
 static const wl_builtin catalog[] = {
 #define WL_BUILTIN(name, kind, form, mask, width, src, result, orders, legacy, repl, pure)         \
-  {name, kind, form, mask, width, src, result, orders, legacy, repl, pure},
+  {name, kind, form, mask, width, src, result, orders, legacy, repl, pure, sizeof(name) - 1},
 #include "builtins.def"
 #undef WL_BUILTIN
 };
@@ -24,8 +24,12 @@ static const wl_builtin catalog[] = {
 const wl_builtin *wl_builtin_find(const char *name) {
   if (!name)
     return NULL;
+  /* called for every call the analyses meet: compare lengths and the last
+   * byte first (most names share the "__" prefix), bytes only on a match */
+  size_t n = strlen(name);
   for (size_t i = 0; i < sizeof catalog / sizeof catalog[0]; i++)
-    if (strcmp(catalog[i].name, name) == 0)
+    if (catalog[i].len == n && catalog[i].name[n - 1] == name[n - 1] &&
+        memcmp(catalog[i].name, name, n) == 0)
       return &catalog[i];
   if (strncmp(name, "atomic", 6) == 0)
     return wl_builtin_find("atomic");

@@ -8,6 +8,7 @@
 #define WARPLINT_BUILTINS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "ir.h"
 
@@ -67,6 +68,7 @@ typedef struct wl_builtin {
   bool legacy;             /* pre-CUDA-9 form without a mask */
   const char *replacement; /* legacy: the CUDA 9+ call that replaces it */
   bool pure;               /* no side effects */
+  size_t len;              /* strlen(name): lookups compare lengths before bytes */
 } wl_builtin;
 
 /* The catalog's entry for a name (every name starting with "atomic" is the

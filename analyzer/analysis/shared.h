@@ -118,5 +118,8 @@ bool wl_smem_incomplete(const wl_smem *sm);
  * the function is not analyzed. */
 size_t wl_smem_nexhausted(const wl_smem *sm);
 const wl_func *wl_smem_exhausted_at(const wl_smem *sm, size_t i);
+/* The work the analysis did: lane pairs examined by the race checker, over
+ * every analyzed function (bounded per function by its work budget). */
+unsigned long wl_smem_pairs_examined(const wl_smem *sm);
 
 #endif

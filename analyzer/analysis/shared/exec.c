@@ -416,9 +416,11 @@ static bool try_unroll(ctx *c, state *st, const wl_stmt *s) {
   if (s->kind == WL_S_RANGE_FOR)
     return false;
   size_t nraces = c->sm->nraces;
-  unsigned long limit = c->step_limit;
+  unsigned long limit = c->step_limit, pair_limit = c->pair_limit;
   if (c->steps + UNROLL_BUDGET < limit)
     c->step_limit = c->steps + UNROLL_BUDGET;
+  if (c->pairs + UNROLL_PAIR_BUDGET < pair_limit)
+    c->pair_limit = c->pairs + UNROLL_PAIR_BUDGET;
   state cur;
   smd_st_copy(&cur, st);
   frame fr;
@@ -464,8 +466,11 @@ static bool try_unroll(ctx *c, state *st, const wl_stmt *s) {
     }
   }
   c->iter = outer;
-  bool exhausted_here = c->exhausted && c->steps <= limit;
+  /* an attempt stopped by its own bounds (not the function's) gives way to
+   * the general path, which has what is left of the function's budget */
+  bool exhausted_here = c->exhausted && c->steps <= limit && c->pairs <= pair_limit;
   c->step_limit = limit;
+  c->pair_limit = pair_limit;
   if (exhausted_here)
     c->exhausted = false;
   if (!ok) {

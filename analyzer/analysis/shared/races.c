@@ -339,7 +339,7 @@ void smr_check_pair(ctx *c, acc *a, acc *b, bool branches) {
             unsigned la = sa->lane[x], lb = sb->lane[y];
             if (la == lb || !ra->lane[la] || !rb->lane[lb] || !stores_may_differ(a, b, la, lb))
               continue;
-            if (++c->pairs > PAIR_BUDGET) {
+            if (++c->pairs > c->pair_limit) {
               c->exhausted = true;
               return;
             }
@@ -365,7 +365,7 @@ void smr_check_pair(ctx *c, acc *a, acc *b, bool branches) {
     for (unsigned la = 0; la < WL_LANES; la++) {
       if (la == lb || !ra->lane[la] || !stores_may_differ(a, b, la, lb))
         continue;
-      if (++c->pairs > PAIR_BUDGET) {
+      if (++c->pairs > c->pair_limit) {
         c->exhausted = true;
         return;
       }

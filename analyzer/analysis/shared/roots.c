@@ -208,6 +208,7 @@ static void analyze_root_as(wl_smem *sm, const wl_tu *tu, const wl_func *f, cons
   c.fn = f;
   c.record = true;
   c.step_limit = STEP_BUDGET;
+  c.pair_limit = PAIR_BUDGET;
   fnframe fr;
   memset(&fr, 0, sizeof fr);
   fr.f = f;
@@ -216,6 +217,7 @@ static void analyze_root_as(wl_smem *sm, const wl_tu *tu, const wl_func *f, cons
   smd_st_init(&st);
   st.live = true;
   smx_exec_stmt(&c, &st, f->body);
+  sm->pairs += c.pairs;
   if (c.exhausted) {
     sm->incomplete = true;
     bool listed = false;
