@@ -63,6 +63,12 @@ void wl_smem_free(wl_smem *sm) {
   free(sm->slots);
   free(sm->rslots);
   wl_vec_free(&sm->exhausted);
+  for (size_t i = 0; i < sm->shared_locals.cap; i++)
+    if (sm->shared_locals.slots[i].key) {
+      wl_vec_free(sm->shared_locals.slots[i].val);
+      free(sm->shared_locals.slots[i].val);
+    }
+  wl_hmap_free(&sm->shared_locals);
   free(sm);
 }
 

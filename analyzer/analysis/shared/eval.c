@@ -992,21 +992,27 @@ static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
 
 /* ---- unresolved library calls ---- */
 
-typedef struct shared_name_find {
-  const char *name;
-  size_t len;
-  bool found;
-} shared_name_find;
-
-static bool find_shared_decl(const wl_stmt *s, void *ud) {
-  shared_name_find *f = ud;
+static bool collect_shared_decl(const wl_stmt *s, void *ud) {
+  wl_vec *names = ud;
   if (s->kind == WL_S_DECL)
-    for (unsigned i = 0; i < s->nvars && !f->found; i++) {
-      const wl_var *v = s->vars[i];
-      f->found = (v->flags & WL_V_SHARED) && v->name && strlen(v->name) == f->len &&
-                 strncmp(v->name, f->name, f->len) == 0;
-    }
-  return !f->found;
+    for (unsigned i = 0; i < s->nvars; i++)
+      if ((s->vars[i]->flags & WL_V_SHARED) && s->vars[i]->name)
+        wl_vec_push(names, (void *)s->vars[i]->name);
+  return true;
+}
+
+/* The names of the __shared__ variables f's body declares, collected on the
+ * first question (a walk of the body for every unresolved expression
+ * evaluated made a fuzzed 6 KB file take 4.6 s). */
+static const wl_vec *shared_locals(const ctx *c, const wl_func *f) {
+  void **slot = wl_hmap_slot_of(&c->sm->shared_locals, f);
+  if (!*slot) {
+    wl_vec *names = wl_xcalloc(1, sizeof *names);
+    wl_visitor vis = {collect_shared_decl, NULL, names, false};
+    wl_walk_stmt(f->body, &vis);
+    *slot = names;
+  }
+  return *slot;
 }
 
 /* Whether name[0..len) is a __shared__ variable of a function being run or of the file. */
@@ -1017,12 +1023,14 @@ static bool shared_name(const ctx *c, const char *name, size_t len) {
         strncmp(v->name, name, len) == 0)
       return true;
   }
-  shared_name_find f = {name, len, false};
-  wl_visitor vis = {find_shared_decl, NULL, &f, false};
-  for (unsigned i = 0; i < c->nfns && !f.found; i++)
-    if (c->fns[i]->f && c->fns[i]->f->body)
-      wl_walk_stmt(c->fns[i]->f->body, &vis);
-  return f.found;
+  for (unsigned i = 0; i < c->nfns; i++)
+    if (c->fns[i]->f && c->fns[i]->f->body) {
+      const wl_vec *names = shared_locals(c, c->fns[i]->f);
+      for (size_t k = 0; k < names->n; k++)
+        if (strlen(names->v[k]) == len && strncmp(names->v[k], name, len) == 0)
+          return true;
+    }
+  return false;
 }
 
 /* An expression clang could not resolve, with nothing of it left in the IR,

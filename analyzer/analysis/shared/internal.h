@@ -11,6 +11,7 @@
 #include "affine.h"
 #include "buf.h"
 #include "builtins.h"
+#include "hmap.h"
 #include "shared.h"
 
 #define MAX_UNROLL 64       /* iterations of a loop with a constant trip count */
@@ -42,6 +43,9 @@ struct wl_smem {
   bool incomplete;
   unsigned long pairs; /* lane pairs examined, every root together */
   wl_vec exhausted;    /* const wl_func*: roots whose analysis ran out of its work budget */
+  /* const wl_func* -> wl_vec* of the names of the __shared__ variables its
+   * body declares, collected once per file (eval.c, unresolved_on_shared) */
+  wl_hmap shared_locals;
 };
 
 /* ------------------------------------------------------------------------ */

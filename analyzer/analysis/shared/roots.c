@@ -250,6 +250,7 @@ static void analyze_root(wl_smem *sm, const wl_tu *tu, const wl_func *f) {
 
 wl_smem *wl_smem_build(const wl_tu *tu) {
   wl_smem *sm = wl_xcalloc(1, sizeof *sm);
+  wl_hmap_init(&sm->shared_locals, false);
   tu_scan t;
   t.called = wl_xcalloc(tu->nfuncs + 1, sizeof *t.called);
   t.shared = false;
