@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "paths.h"
 
 const char *wl_severity_name(wl_severity s) {
   switch (s) {
@@ -373,4 +374,32 @@ void wl_findings_fingerprints(const wl_findings *f, char (*out)[17]) {
   for (size_t k = 0; k < f->n; k++)
     free(keys[k].norm);
   free(keys);
+}
+
+void wl_findings_fingerprints_at(const wl_findings *f, const char *root, char (*out)[17]) {
+  if (!root) {
+    wl_findings_fingerprints(f, out);
+    return;
+  }
+  wl_findings view = *f;
+  view.v = wl_xcalloc(f->n ? f->n : 1, sizeof *view.v);
+  char **files = wl_xcalloc(f->n ? f->n : 1, sizeof *files);
+  for (size_t i = 0; i < f->n; i++) {
+    view.v[i] = f->v[i];
+    if (i > 0 && f->v[i].file && f->v[i - 1].file && strcmp(f->v[i].file, f->v[i - 1].file) == 0) {
+      view.v[i].file = view.v[i - 1].file; /* runs of one file: resolved once */
+      continue;
+    }
+    if (f->v[i].file) {
+      char *canon = wl_canonical_path(f->v[i].file);
+      files[i] = wl_relative_path(canon, root);
+      free(canon);
+      view.v[i].file = files[i];
+    }
+  }
+  wl_findings_fingerprints(&view, out);
+  for (size_t i = 0; i < f->n; i++)
+    free(files[i]);
+  free(files);
+  free(view.v);
 }

@@ -80,5 +80,9 @@ void wl_finding_free(wl_finding *fd);
  * rule, file, the line's whitespace-normalized text and its occurrence index
  * among findings with the same (rule, file, text). Call after sort_dedup. */
 void wl_findings_fingerprints(const wl_findings *f, char (*out)[17]);
+/* The same with each file taken canonical and relative to root (an absolute
+ * directory; NULL: as spelled), so that ".", "src/.." and an absolute path
+ * give the same fingerprints (the JSON format's, SARIF's partialFingerprints). */
+void wl_findings_fingerprints_at(const wl_findings *f, const char *root, char (*out)[17]);
 
 #endif

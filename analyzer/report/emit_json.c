@@ -213,7 +213,9 @@ int wl_emit_json(FILE *out, const wl_findings *f, const wl_emit_info *info) {
   wl_emit_jset(root, "tool", tool);
 
   char(*fps)[17] = wl_xcalloc(f->n ? f->n : 1, sizeof *fps);
-  wl_findings_fingerprints(f, fps);
+  /* under the project root, as SARIF's partialFingerprints: the same for any
+   * spelling of the paths */
+  wl_findings_fingerprints_at(f, info ? info->project_root : NULL, fps);
   struct json_object *findings = wl_emit_jarray();
   for (size_t i = 0; i < f->n; i++)
     wl_emit_jpush(findings, finding_json(&f->v[i], fps[i]));

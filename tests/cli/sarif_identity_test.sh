@@ -3,7 +3,8 @@
 # path (".", "src/..", an absolute path, from a subdirectory, through a
 # symlinked working directory) gives the same URIs (relative to the project
 # root, under %SRCROOT%) and the same partialFingerprints; --project-root
-# moves the root.
+# moves the root. JSON fingerprints and baseline keys are the same for every
+# spelling too.
 # Usage: sarif_identity_test.sh <warplint> <source-dir>
 set -u
 WL=$1
@@ -50,5 +51,27 @@ cp "$R/src/k.cu" "$T/elsewhere/o.cu"
 (cd "$R" && "$WL" --format=sarif "$T/elsewhere/o.cu" >"$T/7.sarif")
 ids "$T/7.sarif" >"$T/7.ids"
 contains "$T/7.ids" "^file://.*/elsewhere/o.cu None " "outside the root: an absolute URI"
+
+# JSON fingerprints and baseline keys do not depend on the spelling either
+fps() { python3 -c 'import json, sys
+for f in sorted(x["fingerprint"] for x in json.load(open(sys.argv[1]))["findings"]):
+    print(f)' "$1"; }
+(cd "$R" && "$WL" --format=json . >"$T/1.json")
+(cd "$R" && "$WL" --format=json src/.. >"$T/2.json")
+(cd "$R" && "$WL" --format=json "$R" >"$T/3.json")
+(cd "$T/link/src" && "$WL" --format=json .. >"$T/4.json")
+fps "$T/1.json" >"$T/1.fps"
+count_is "$T/1.fps" "^[0-9a-f]" 9 "JSON: every finding has a fingerprint"
+sed 1d "$T/1.ids" | awk '{print $3}' | sort >"$T/sarif.fps"
+same "$T/1.fps" "$T/sarif.fps" "JSON fingerprints are SARIF's partialFingerprints"
+for n in 2 3 4; do
+  fps "$T/$n.json" >"$T/$n.fps"
+  same "$T/1.fps" "$T/$n.fps" "JSON spelling $n: fingerprints differ"
+done
+(cd "$R" && "$WL" --write-baseline "$T/base.json" . >/dev/null 2>&1)
+expect_exit 0 -- sh -c "cd '$R' && '$WL' --baseline '$T/base.json' src/.."
+expect_exit 0 -- sh -c "cd / && '$WL' --baseline '$T/base.json' '$R'"
+expect_exit 0 -- sh -c "cd '$T/link/src' && '$WL' --baseline '$T/base.json' k.cu"
+contains "$T/err" "0 findings in .* (9 more in the baseline)" "baseline: every finding matched through another spelling"
 
 finish "SARIF identity tests"
