@@ -57,4 +57,11 @@ contains "$T/err" "--cuda-path $T/empty: not a CUDA toolkit (no include/cuda_run
 expect_exit 2 -- "$WL" --cuda-path "$T/nowhere" "$CLEAN"
 contains "$T/err" "not a CUDA toolkit (not a directory)" "missing --cuda-path"
 
+# the built-in prelude declares the cache-hint loads and stores (llm.c's load128cs)
+printf '__global__ void k(float *o, const int4 *p, const float *q) {\n  int4 v = __ldcs(p);\n  __stcs(o, v.x + __ldcg(q) + __ldlu(q));\n  __stwt(o + 1, 2.0);\n  o[2] = __shfl(o[3], 0);\n}\n' >"$T/cache_hints.cu"
+expect_exit 1 -- "$WL" --no-cuda-path -v "$T/cache_hints.cu"
+lacks "$T/err" "could not resolve" "prelude: cache-hint loads and stores resolve"
+lacks "$T/err" "analysis incomplete" "prelude: cache-hint loads and stores: complete"
+contains "$T/out" "cache_hints.cu:5:.*__shfl" "prelude: the kernel's body is analyzed"
+
 finish "toolkit detection tests"

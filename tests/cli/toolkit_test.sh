@@ -70,4 +70,12 @@ expect_exit 0 -- "$WL" -v "$T/host.cu"
 lacks "$T/err" "could not resolve" "toolkit: host min/max overloads resolve"
 lacks "$T/err" "analysis incomplete" "toolkit: host min/max: complete"
 
+# the cache-hint loads and stores (llm.c's load128cs): clang's CUDA headers
+# keep the toolkit's sm_32_intrinsics.h out, warplint declares them
+printf '__global__ void k(float *o, const int4 *p, const float *q) {\n  int4 v = __ldcs(p);\n  __stcs(o, v.x + __ldcg(q) + __ldlu(q));\n  __stwt(o + 1, 2.0);\n  o[2] = __shfl(o[3], 0);\n}\n' >"$T/cache_hints.cu"
+expect_exit 1 -- "$WL" -v "$T/cache_hints.cu"
+lacks "$T/err" "could not resolve" "toolkit: cache-hint loads and stores resolve"
+lacks "$T/err" "analysis incomplete" "toolkit: cache-hint loads and stores: complete"
+contains "$T/out" "cache_hints.cu:5:.*__shfl" "toolkit: the kernel's body is analyzed"
+
 finish "toolkit tests"

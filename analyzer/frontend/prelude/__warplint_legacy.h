@@ -44,6 +44,30 @@ extern "C" int cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem =
 #endif
 #endif
 
+/* The cache-hint loads and stores of the toolkit's sm_32_intrinsics.h: clang's
+ * CUDA headers keep that header out and define only __ldg, and the built-in
+ * prelude had only __ldg, so a kernel calling __ldcs or __stcs (llm.c's
+ * load128cs) was a parse error in both modes and lost its body. One template
+ * each: the value of a store converts to the pointee type, as the toolkit's
+ * overloads allow; its own overloads (the half types') are preferred. They
+ * order nothing between lanes. */
+template <typename __T> struct __wl_same_type { typedef __T type; };
+#define __WL_CACHE_LOAD(N) template <typename __T> __attribute__((device)) __T N(const __T *__p);
+#define __WL_CACHE_STORE(N)                                                                    \
+  template <typename __T>                                                                      \
+  __attribute__((device)) void N(__T *__p, typename __wl_same_type<__T>::type __v);
+__WL_CACHE_LOAD(__ldcg)
+__WL_CACHE_LOAD(__ldca)
+__WL_CACHE_LOAD(__ldcs)
+__WL_CACHE_LOAD(__ldlu)
+__WL_CACHE_LOAD(__ldcv)
+__WL_CACHE_STORE(__stwb)
+__WL_CACHE_STORE(__stcg)
+__WL_CACHE_STORE(__stcs)
+__WL_CACHE_STORE(__stwt)
+#undef __WL_CACHE_LOAD
+#undef __WL_CACHE_STORE
+
 /* The overloads of CUDA 8 (int, unsigned, float and the 64-bit integers;
  * the widths default to the warp size). With a toolkit, clang's CUDA headers
  * define these (and double and long) themselves for every architecture. */
