@@ -120,9 +120,11 @@ static bool is_missing_include(const wl_parse_diag *d) {
   return d->message && strstr(d->message, "file not found") != NULL;
 }
 
-/* The name of a quoted #include that did not resolve (d is its diagnostic),
- * copied into buf; NULL when d is something else or the include is <...> or
- * in a file that is not the user's. */
+/* The name of an #include ("..." or <...>) that did not resolve (d is its
+ * diagnostic), copied into buf; NULL when d is something else or the include
+ * is in a file that is not the user's. A project's own headers included with
+ * <...> (moderngpu's <moderngpu/kernel_scan.hxx>, cub's <cub/cub.cuh>) need
+ * an -I like quoted ones. */
 static const char *missing_quoted(const wl_tu *tu, const wl_parse_diag *d, char *buf, size_t n) {
   if (!is_missing_include(d) || !d->loc.file)
     return NULL;
@@ -135,10 +137,10 @@ static const char *missing_quoted(const wl_tu *tu, const wl_parse_diag *d, char 
     if (tf)
       src = tf->source, len = tf->source_len;
   }
-  if (!src || d->loc.offset >= len || src[d->loc.offset] != '"')
+  if (!src || d->loc.offset >= len || (src[d->loc.offset] != '"' && src[d->loc.offset] != '<'))
     return NULL;
   const char *b = src + d->loc.offset + 1;
-  const char *e = memchr(b, '"', len - d->loc.offset - 1);
+  const char *e = memchr(b, src[d->loc.offset] == '<' ? '>' : '"', len - d->loc.offset - 1);
   const char *nl = memchr(b, '\n', len - d->loc.offset - 1);
   if (!e || (nl && nl < e) || e == b || (size_t)(e - b) >= n)
     return NULL;
@@ -150,7 +152,7 @@ static const char *missing_quoted(const wl_tu *tu, const wl_parse_diag *d, char 
 #define WL_INFER_ROUNDS 4
 
 /* One round of include inference: the include directories that resolve the
- * quoted includes of tu that did not resolve, added to args (and extra, which
+ * includes of tu that did not resolve, added to args (and extra, which
  * owns them); false when there is none new. */
 static bool infer_round(const wl_tu *tu, const wl_analyze_opts *o, wl_analyze_info *info,
                         wl_vec *args, wl_vec *extra) {
@@ -250,7 +252,7 @@ static void run_on_batch(wl_tu *tu, void *ud) {
 }
 
 /* Parses the file; with include inference, again with the include
- * directories that resolve its quoted includes (new includes may bring new
+ * directories that resolve its includes (new includes may bring new
  * unresolved ones: a few rounds). With fr, a large file is analyzed in
  * batches during the parse (run_on_batch). */
 static wl_parse_status parse_inferring(wl_parser *p, const char *path, const char *contents,

@@ -27,7 +27,7 @@ typedef struct wl_analyze_opts {
    * there, else relative to cwd (canonical), else absolute. */
   const char *cwd;
   const char *base, *base_shown;
-  /* Include inference: for a quoted #include "name" of the user's code that
+  /* Include inference: for an #include "name" or <name> of the user's code that
    * does not resolve, the include directory that makes it resolve
    * (malloc'ed) or NULL; the file is parsed again with the directories
    * found. NULL: no inference. */

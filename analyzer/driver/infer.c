@@ -52,20 +52,43 @@ static bool exists_in(const char *dir, const char *name) {
   return ok;
 }
 
+/* The parent of canonical directory d in place; false at "/". */
+static bool to_parent(char *d) {
+  char *slash = strrchr(d, '/');
+  if (!slash || strcmp(d, "/") == 0)
+    return false;
+  slash[slash == d ? 1 : 0] = '\0';
+  return true;
+}
+
+static bool has_build_file(const char *d) {
+  return exists_in(d, "CMakeLists.txt") || exists_in(d, "Makefile");
+}
+
+static bool is_checkout(const char *d) { return exists_in(d, ".git") || exists_in(d, ".warplint"); }
+
 char *wl_project_tree(const char *dir) {
-  static const char *const markers[] = {".git", "CMakeLists.txt", "Makefile", ".warplint"};
   char *d = wl_xstrdup(dir);
-  for (;;) {
-    for (size_t i = 0; i < sizeof markers / sizeof markers[0]; i++)
-      if (exists_in(d, markers[i]))
-        return d;
-    char *slash = strrchr(d, '/');
-    if (!slash || strcmp(d, "/") == 0)
+  while (!is_checkout(d) && !has_build_file(d))
+    if (!to_parent(d)) {
+      free(d);
+      return NULL;
+    }
+  return d;
+}
+
+char *wl_project_top(const char *project) {
+  char *d = wl_xstrdup(project);
+  if (is_checkout(d))
+    return d;
+  char *up = wl_xstrdup(d);
+  while (to_parent(up) && (has_build_file(up) || is_checkout(up))) {
+    strcpy(d, up);
+    if (is_checkout(up))
       break;
-    slash[slash == d ? 1 : 0] = '\0';
   }
-  free(d);
-  return NULL;
+  free(up);
+  return d;
 }
 
 /* Regular files under dir (hidden entries and symbolic links to directories

@@ -580,35 +580,58 @@ void wl_inputs_header_roots(run_ctx *rc) {
     rc->cuda_canon = wl_canonical_path(o->cuda_path);
 }
 
+/* Records an inference answer for the result cache: a cached result holds
+ * while inference answers the same (jobs.c, cache_fact). */
+static void record_inference(job *j, const char *tree, const char *name, const char *found) {
+  wl_buf f;
+  wl_buf_init(&f);
+  wl_wire_put_str(&f, tree);
+  wl_wire_put_str(&f, name);
+  wl_wire_put_str(&f, found ? found : "");
+  char *hex = wl_xmalloc(2 * f.len + 1);
+  for (size_t i = 0; i < f.len; i++)
+    snprintf(hex + 2 * i, 3, "%02x", (unsigned char)f.data[i]);
+  wl_vec_push(&j->facts, hex);
+  wl_buf_free(&f);
+}
+
 /* Include inference (wl_analyze_opts): the project tree of the including
- * file, else the directory analyzed. */
+ * file (else the directory analyzed), then, when it has no match, the top of
+ * its chain of build files (moderngpu's tests/CMakeLists.txt: <moderngpu/...>
+ * is under src/ beside tests/), then the directory analyzed when it holds the
+ * tree (`warplint src` on a checkout of part of kaldi, whose only build file
+ * is src/cudamatrix/Makefile: "cudamatrix/cu-common.h" is src's). The first
+ * place with a match decides (several matches: nothing inferred). */
 char *wl_inputs_infer_include(const char *name, const char *includer, void *ud) {
   job *j = ud;
   run_ctx *rc = j->rc;
   char *canon = wl_canonical_path(includer);
   char *dir = dir_of(canon);
-  char *tree = wl_project_tree(dir);
-  if (!tree)
-    tree = wl_xstrdup(j->root ? j->root : dir);
+  char *where[3] = {wl_project_tree(dir), NULL, NULL};
+  if (!where[0])
+    where[0] = wl_xstrdup(j->root ? j->root : dir);
+  else {
+    where[1] = wl_project_top(where[0]);
+    if (j->root && under_dir(where[1], j->root) && strcmp(where[1], j->root) != 0)
+      where[2] = wl_xstrdup(j->root); /* it holds the whole chain, and more */
+  }
   bool ambiguous = false;
-  char *found = wl_infer_include(rc->infer, tree, name, &ambiguous);
-  if (rc->cache) { /* a cached result holds while inference answers the same */
-    wl_buf f;
-    wl_buf_init(&f);
-    wl_wire_put_str(&f, tree);
-    wl_wire_put_str(&f, name);
-    wl_wire_put_str(&f, found ? found : "");
-    char *hex = wl_xmalloc(2 * f.len + 1);
-    for (size_t i = 0; i < f.len; i++)
-      snprintf(hex + 2 * i, 3, "%02x", (unsigned char)f.data[i]);
-    wl_vec_push(&j->facts, hex);
-    wl_buf_free(&f);
+  char *found = NULL;
+  const char *last = where[0];
+  for (int i = 0; i < 3 && !found && !ambiguous; i++) {
+    if (!where[i] || (i > 0 && strcmp(where[i], last) == 0))
+      continue;
+    last = where[i];
+    found = wl_infer_include(rc->infer, where[i], name, &ambiguous);
+    if (rc->cache)
+      record_inference(j, where[i], name, found);
   }
   if (!found && ambiguous && rc->o->verbose)
     fprintf(rc->err,
             "warplint: note: %s: #include \"%s\": several files of %s match; nothing inferred\n",
-            j->path, name, tree);
-  free(tree);
+            j->path, name, last);
+  for (int i = 0; i < 3; i++)
+    free(where[i]);
   free(dir);
   free(canon);
   return found;

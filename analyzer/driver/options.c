@@ -108,7 +108,7 @@ static const char usage_text[] =
     "                             the headers under the paths analyzed, the compilation\n"
     "                             database's directory or the project root, never system\n"
     "                             or toolkit headers\n"
-    "  --no-infer-includes        do not search the project for quoted #includes that do\n"
+    "  --no-infer-includes        do not search the project for #includes that do\n"
     "                             not resolve (see the README)\n"
     "  --strict                   exit 2 when the analysis was incomplete (unresolved\n"
     "                             includes or parse errors)\n"

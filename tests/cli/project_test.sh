@@ -175,4 +175,40 @@ expect_exit 1 -- "$WL" -p "$Q"
 contains "$T/out" "sub/mine.cuh:1:.*__shfl" "-p: a header of the tree no file includes"
 lacks "$T/out" "theirs.cuh" "-p: the header search does not leave the tree"
 
+# --- inference: <...> includes, and a subdirectory with its own build file -----
+# (moderngpu: tests/CMakeLists.txt beside the top one, tests/*.cu include
+# <moderngpu/kernel_scan.hxx> from src/): the project tree is the top of the
+# chain of build files, and a <...> include of the project's is inferred too
+M="$T/angle"
+mkdir -p "$M/src/mylib" "$M/tests"
+touch "$M/CMakeLists.txt" "$M/tests/CMakeLists.txt"
+printf '#pragma once\n__device__ int bcast(int v) { return __shfl(v, 0); }\n' >"$M/src/mylib/bcast.cuh"
+printf '#include <mylib/bcast.cuh>\n__global__ void t(int *o) { o[0] = bcast(o[1]); }\n' >"$M/tests/t.cu"
+expect_exit 1 -- sh -c "cd '$M' && '$WL' -v tests"
+contains "$T/out" "^src/mylib/bcast.cuh:2:.*__shfl" "<...> include inferred from the top of the build-file chain"
+contains "$T/err" "found with the inferred -I $M/src" "-v lists the inferred <...> include"
+lacks "$T/err" "analysis incomplete" "<...> include inferred: complete"
+expect_exit 0 -- sh -c "cd '$M' && '$WL' --no-infer-includes tests"
+contains "$T/err" "analysis incomplete in 1 of 1 file (1 unresolved #include" "--no-infer-includes: <...> stays unresolved"
+# a .git (or .warplint) stops the climb: the parent's headers are not searched
+mkdir -p "$M/tests/.git"
+expect_exit 0 -- sh -c "cd '$M' && '$WL' tests"
+contains "$T/err" "analysis incomplete in 1 of 1 file" "a checkout below: its own tree only"
+
+# --- inference: the directory analyzed holds the project tree -------------------
+# (a checkout of part of kaldi: src/cudamatrix/Makefile is the only build file,
+# and cu-kernels.cu includes "cudamatrix/cu-common.h", which resolves from src):
+# when the tree has no match, the directory analyzed is searched too
+K="$T/part"
+mkdir -p "$K/src/cudamatrix"
+printf 'all:\n' >"$K/src/cudamatrix/Makefile"
+printf '#pragma once\n__device__ int bc(int v) { return __shfl(v, 0); }\n' >"$K/src/cudamatrix/common.cuh"
+printf '#include "cudamatrix/common.cuh"\n__global__ void k(int *o) { o[0] = bc(o[1]); }\n' >"$K/src/cudamatrix/k.cu"
+expect_exit 1 -- sh -c "cd '$K' && '$WL' -v src"
+contains "$T/err" "found with the inferred -I $K/src\$" "the directory analyzed is searched when the tree has no match"
+lacks "$T/err" "analysis incomplete" "partial checkout: complete"
+count_is "$T/out" "warning:" 1 "partial checkout: the header's finding once"
+expect_exit 0 -- sh -c "cd '$K/src/cudamatrix' && '$WL' k.cu"
+contains "$T/err" "analysis incomplete in 1 of 1 file" "the tree alone (the directory analyzed is in it): unresolved"
+
 finish "project tests"
