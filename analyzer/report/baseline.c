@@ -180,12 +180,16 @@ bool wl_baseline_write(const char *path, const char *link_root, const wl_finding
   size_t len = 0;
   FILE *m = open_memstream(&text, &len);
   bool ok = false;
-  if (!m)
+  if (!m) {
     wl_buf_printf(err, "%s: cannot write: %s", path, strerror(errno));
-  else if ((wl_emit_jwrite(m, root) != 0) | (fclose(m) != 0))
-    wl_buf_printf(err, "%s: cannot write: out of memory", path);
-  else
-    ok = wl_write_output(path, "--write-baseline", link_root, text, len, err);
+  } else {
+    bool write_failed = wl_emit_jwrite(m, root) != 0;
+    bool close_failed = fclose(m) != 0; /* closed whether or not the write failed */
+    if (write_failed || close_failed)
+      wl_buf_printf(err, "%s: cannot write: out of memory", path);
+    else
+      ok = wl_write_output(path, "--write-baseline", link_root, text, len, err);
+  }
   free(text);
   json_object_put(root);
   free(fps);

@@ -91,8 +91,8 @@ static wl_finding *report(wl_rule_ctx *ctx, wl_range r, const wl_macro_info *mac
   return fd;
 }
 
-static wl_finding *vreport(wl_rule_ctx *ctx, wl_range r, const wl_macro_info *macro,
-                           const char *fmt, va_list ap) {
+__attribute__((format(printf, 4, 0))) static wl_finding *
+vreport(wl_rule_ctx *ctx, wl_range r, const wl_macro_info *macro, const char *fmt, va_list ap) {
   wl_buf b;
   wl_buf_init(&b);
   va_list ap2;
