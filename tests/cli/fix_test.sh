@@ -83,6 +83,12 @@ same "$T/lc/real_loop_carried_exchange.cu" fixtures/missing-syncwarp/real_loop_c
 "$WL" --no-config --fix "$T/lc" >/dev/null 2>"$T/err"
 contains "$T/err" "fixed 0 findings in 0 files" "loop-carried exchange: second --fix fixes nothing"
 same "$T/lc/real_loop_carried_exchange.cu" fixtures/missing-syncwarp/real_loop_carried_exchange.cu "loop-carried exchange: second --fix writes nothing"
+# JSON and SARIF offer only the fixes --fix applies: none of the three
+"$WL" --no-config --no-cache --format=json "$T/lc" >"$T/out" 2>"$T/err"
+count_is "$T/out" "automatic fix withdrawn" 3 "loop-carried exchange: JSON says the three fixes are withdrawn"
+count_is "$T/out" '"edits"' 0 "loop-carried exchange: JSON offers no fix"
+"$WL" --no-config --no-cache --format=sarif "$T/lc" >"$T/out" 2>"$T/err"
+count_is "$T/out" '"artifactChanges"' 0 "loop-carried exchange: SARIF offers no fix"
 
 # each legacy-intrinsic fixture, fixed twice: the second --fix changes nothing,
 # and no legacy call that got a fix is left (a fix always removes its finding)
