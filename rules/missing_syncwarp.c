@@ -304,11 +304,19 @@ void wl_rule_missing_syncwarp(wl_rule_ctx *ctx) {
   size_t n = wl_smem_nraces(sm);
   race_index x;
   index_races(&x, sm);
-  wl_hmap done; /* one finding per statement: one barrier fixes every pair in it */
-  wl_hmap_init(&done, false);
+  /* one finding per statement: one barrier fixes every pair in it; the
+   * instantiations of a template (WarpScan<5>::Iterate<1, 32>, <2, 32>, ...)
+   * are statements of their own at one place of the source, which is the key */
+  wl_hmap done;
+  wl_hmap_init(&done, true);
+  wl_vec keys = {0};
   for (size_t i = 0; i < n; i++) {
     const wl_smem_race *r = wl_smem_race_at(sm, i);
-    if (wl_hmap_get(&done, key_of(r->second.stmt)))
+    char key[64];
+    const wl_stmt *ks = r->second.stmt;
+    snprintf(key, sizeof key, "%p:%u:%p", ks ? (const void *)ks->range.begin.file : NULL,
+             ks ? ks->range.begin.offset : 0, ks && ks->range.begin.file ? NULL : key_of(ks));
+    if (wl_hmap_get(&done, key))
       continue;
     char msg[600];
     describe(ctx, r, msg, sizeof msg);
@@ -326,7 +334,9 @@ void wl_rule_missing_syncwarp(wl_rule_ctx *ctx) {
             : "");
     if (!fd)
       continue;
-    wl_hmap_put(&done, key_of(r->second.stmt), ENDS_YES, false);
+    char *kept = wl_xstrdup(key);
+    wl_vec_push(&keys, kept);
+    wl_hmap_put(&done, kept, ENDS_YES, false);
     wl_note_at(ctx, fd, r->first.expr->loc, "the other access (lane %d)", r->lane_first);
     fix_statement(ctx, sm, &x, fd, r);
     if (r->call && r->call->loc.file)
@@ -334,5 +344,8 @@ void wl_rule_missing_syncwarp(wl_rule_ctx *ctx) {
                  r->root && r->root->name ? r->root->name : "the kernel");
   }
   wl_hmap_free(&done);
+  for (size_t i = 0; i < keys.n; i++)
+    free(keys.v[i]);
+  wl_vec_free(&keys);
   free_index(&x);
 }

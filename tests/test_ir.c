@@ -333,6 +333,51 @@ START_TEST(test_template_instantiations) {
 }
 END_TEST
 
+/* A call of a member of a class template specialization names the
+ * instantiation clang made, whose body has the template's arguments as
+ * numbers; the template's own member is marked as its pattern. A parameter
+ * declared as an array is a pointer, its extents those of its element. */
+START_TEST(test_class_template_members) {
+  wl_tu *tu = parse_src("template <int N> struct S {\n"
+                        "  static __device__ int f(volatile int w[][N], int t = threadIdx.x) {\n"
+                        "    return w[1][t - N];\n"
+                        "  }\n"
+                        "};\n"
+                        "__global__ void k(int *o) {\n"
+                        "  __shared__ volatile int w[2][32];\n"
+                        "  o[0] = S<32>::f(w);\n"
+                        "}\n");
+  const wl_func *pattern = NULL, *inst = NULL;
+  for (unsigned i = 0; i < tu->nfuncs; i++)
+    if (strcmp(tu->funcs[i]->name, "f") == 0) {
+      if (tu->funcs[i]->pattern_usr)
+        inst = tu->funcs[i];
+      else
+        pattern = tu->funcs[i];
+    }
+  ck_assert_ptr_nonnull(pattern);
+  ck_assert_ptr_nonnull(inst);
+  ck_assert_str_eq(inst->pattern_usr, pattern->usr);
+  const wl_expr *call = nth_expr(func(tu, "k"), WL_E_CALL, "f", 0);
+  ck_assert_ptr_nonnull(call);
+  ck_assert_ptr_eq(call->callee, inst);
+  ck_assert_uint_eq(inst->nparams, 2);
+  const wl_var *w = inst->params[0];
+  ck_assert(w->type & WL_T_POINTER);
+  ck_assert(!(w->type & WL_T_ARRAY));
+  ck_assert_uint_eq(w->ndims, 1);
+  ck_assert_uint_eq(w->dims[0], 32);
+  ck_assert_ptr_nonnull(inst->params[1]->init); /* the default argument */
+  /* N in the instantiation's body is the number 32 */
+  const wl_expr *sub = nth_expr(inst, WL_E_BINARY, NULL, 0);
+  ck_assert_ptr_nonnull(sub);
+  ck_assert_int_eq(sub->nargs, 2);
+  ck_assert_int_eq(sub->args[1]->kind, WL_E_INT);
+  ck_assert_int_eq(sub->args[1]->ival, 32);
+  wl_tu_free(tu);
+}
+END_TEST
+
 /* A chain of overloaded operators (gtest's `<< a << b ...`): each level is
  * lowered once; lowering an operand as the callee too took time and memory
  * doubling with every `<<` (a 60-level chain: 2^60). */
@@ -560,6 +605,7 @@ Suite *wl_suite_ir(void) {
   tcase_add_test(tc, test_parse_arch);
   tcase_add_test(tc, test_binary_input);
   tcase_add_test(tc, test_template_instantiations);
+  tcase_add_test(tc, test_class_template_members);
   tcase_add_test(tc, test_operator_chain_linear);
   tcase_add_test(tc, test_glibc_short_type_names);
   tcase_add_test(tc, test_conversion_function_argument);

@@ -249,6 +249,10 @@ struct wl_func {
   unsigned ntparams;
   wl_tinst *tinsts;
   unsigned ntinsts;
+  /* an instantiation clang made (a member of a class template
+   * specialization, a function template specialization): the USR of the
+   * template code it comes from; NULL for anything else */
+  const char *pattern_usr;
 };
 #define WL_MAX_TINSTS 8
 /* Statements and expressions nested deeper than this are not lowered: the

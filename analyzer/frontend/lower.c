@@ -383,6 +383,11 @@ static wl_var *lower_var(lower_ctx *L, CXCursor c, unsigned extra_flags) {
   v->flags = extra_flags;
   v->param_index = -1;
   enum CXCursorKind kind = clang_getCursorKind(c);
+  /* a parameter declared as an array (`volatile T ws[][N]`, as libclang
+   * spells it) is a pointer to its element: b40c's warpscan[][NUM_ELEMENTS] */
+  bool array_param = kind == CXCursor_ParmDecl && (v->type & WL_T_ARRAY);
+  if (array_param)
+    v->type = (v->type & ~(unsigned)WL_T_ARRAY) | WL_T_POINTER;
   if (kind == CXCursor_FieldDecl)
     v->flags |= WL_V_FIELD;
   enum CX_StorageClass sc = clang_Cursor_getStorageClass(c);
@@ -399,6 +404,8 @@ static wl_var *lower_var(lower_ctx *L, CXCursor c, unsigned extra_flags) {
   }
   /* array extents */
   CXType at = clang_getCanonicalType(t);
+  if (array_param) /* the pointer's own extents are those of its element */
+    at = clang_getCanonicalType(clang_getArrayElementType(at));
   /* a template's s[K + 1][N] has extents not known here (0): its rows are not
    * linearized as if they were one element long */
   while (v->ndims < 4 &&
@@ -422,7 +429,7 @@ static wl_var *lower_var(lower_ctx *L, CXCursor c, unsigned extra_flags) {
   CXCursor init = clang_getNullCursor();
   if (kind == CXCursor_VarDecl)
     init = clang_Cursor_getVarDeclInitializer(c); /* not an array extent */
-  else if (kind == CXCursor_ParmDecl && !(v->type & WL_T_ARRAY) && k.n > 0 &&
+  else if (kind == CXCursor_ParmDecl && !array_param && k.n > 0 &&
            is_expr_kind(clang_getCursorKind(k.v[k.n - 1])))
     init = k.v[k.n - 1];
   if (!clang_Cursor_isNull(init) && is_expr_kind(clang_getCursorKind(init))) {
@@ -861,12 +868,20 @@ static wl_expr *lower_expr_node(lower_ctx *L, CXCursor c) {
     enum CXCursorKind rk = clang_getCursorKind(ref);
     if (rk == CXCursor_VarDecl || rk == CXCursor_ParmDecl) {
       e->var = lower_var(L, ref, rk == CXCursor_ParmDecl ? WL_V_PARAM : 0);
+      if (rk == CXCursor_ParmDecl && (e->type & WL_T_ARRAY)) /* see lower_var */
+        e->type = (e->type & ~(unsigned)WL_T_ARRAY) | WL_T_POINTER;
     } else if (rk == CXCursor_EnumConstantDecl) {
       e->kind = WL_E_INT;
       e->has_ival = true;
       e->ival = clang_getEnumConstantDeclValue(ref);
     } else if (rk == CXCursor_NonTypeTemplateParameter) {
       e->type |= WL_T_DEPENDENT;
+    } else if (clang_Cursor_isNull(ref) || clang_isInvalid(rk)) {
+      /* a template parameter replaced by its argument in an instantiation
+       * (libclang shows it as a reference to nothing): the argument */
+      eval_int(c, e);
+      if (e->has_ival)
+        e->kind = WL_E_INT;
     }
     return e;
   }
@@ -1410,6 +1425,17 @@ static wl_func *lower_function(lower_ctx *L, CXCursor c, unsigned extra) {
     if (ff)
       file_info_at(L, ff, cl)->has_code = true;
   }
+  {
+    /* an instantiation: the template code it comes from (a member template
+     * of a class template specialization comes from the class template's) */
+    CXCursor t = clang_getSpecializedCursorTemplate(c), last = clang_getNullCursor();
+    for (unsigned i = 0; i < 4 && !clang_Cursor_isNull(t); i++) {
+      last = t;
+      t = clang_getSpecializedCursorTemplate(t);
+    }
+    if (!clang_Cursor_isNull(last))
+      f->pattern_usr = lower_take(L, clang_getCursorUSR(last));
+  }
   f->parent = L->cur_func;
   if (L->cur_func && (extra & WL_F_LAMBDA))
     f->flags |= L->cur_func->flags & (WL_F_DEVICE | WL_F_GLOBAL | WL_F_HOST | WL_F_TEMPLATE);
@@ -1652,18 +1678,25 @@ void lower_link_calls(lower_ctx *L) {
   qsort(by_usr, n, sizeof *by_usr, cmp_usr_slot);
   for (size_t i = 0; i < L->calls.n; i++) {
     wl_expr *e = L->calls.v[i];
-    if (!e->callee_usr || !*e->callee_usr)
-      continue;
-    size_t lo = 0, hi = n; /* the first slot with usr >= the callee's */
-    while (lo < hi) {
-      size_t mid = lo + (hi - lo) / 2;
-      if (strcmp(by_usr[mid].f->usr, e->callee_usr) < 0)
-        lo = mid + 1;
-      else
-        hi = mid;
+    /* the instantiation clang made, when its body was lowered (a member of
+     * a class template specialization: WarpScan<5>::Iterate<2, 32>::Invoke
+     * with its template arguments as numbers), else the template's code */
+    const char *keys[2] = {e->callee_spec_usr, e->callee_usr};
+    for (unsigned k = 0; k < 2 && !e->callee; k++) {
+      const char *usr = keys[k];
+      if (!usr || !*usr)
+        continue;
+      size_t lo = 0, hi = n; /* the first slot with usr >= the callee's */
+      while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(by_usr[mid].f->usr, usr) < 0)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      if (lo < n && strcmp(by_usr[lo].f->usr, usr) == 0)
+        e->callee = by_usr[lo].f;
     }
-    if (lo < n && strcmp(by_usr[lo].f->usr, e->callee_usr) == 0)
-      e->callee = by_usr[lo].f;
   }
   free(by_usr);
 }

@@ -679,6 +679,11 @@ static const val *inline_call(ctx *c, state *st, const wl_expr *e, const wl_func
         args[i] = v;
     }
   }
+  /* a parameter left to its default argument (b40c's `int warpscan_tid =
+   * threadIdx.x`): the argument is evaluated at the call, by the caller */
+  for (unsigned i = nargs; i < f->nparams; i++)
+    if (f->params[i]->init && !(f->params[i]->type & WL_T_REFERENCE))
+      args[i] = sme_eval(c, st, f->params[i]->init);
   for (unsigned i = 0; i < nouts; i++)
     smd_st_set(st, outs[i], smd_vunk(false));
   if (recursive || c->nfns > MAX_CALL_DEPTH || !st->live)
@@ -691,7 +696,7 @@ static const val *inline_call(ctx *c, state *st, const wl_expr *e, const wl_func
     for (unsigned i = 0; i < st->nenv; i++)
       smd_st_set(&cs, st->env[i].var, st->env[i].v);
   for (unsigned i = 0; i < f->nparams; i++)
-    smd_st_set(&cs, f->params[i], i < nargs && args[i] ? args[i] : smd_vunk(false));
+    smd_st_set(&cs, f->params[i], args[i] ? args[i] : smd_vunk(false));
   cs.npend = cs.cappend = st->npend;
   if (st->npend) {
     cs.pend = wl_xmalloc(st->npend * sizeof *cs.pend);

@@ -263,6 +263,22 @@ wl_smem *wl_smem_build(const wl_tu *tu) {
   for (unsigned i = 0; i < tu->nfuncs; i++)
     if (tu->funcs[i]->body)
       wl_walk_stmt(tu->funcs[i]->body, &v);
+  /* a template whose instantiation is called (the call runs the
+   * instantiation's body, see lower_link_calls) is not analyzed on its own
+   * as well: its code was seen with the numbers of a real use */
+  wl_hmap by_usr;
+  wl_hmap_init(&by_usr, true);
+  for (unsigned i = 0; i < tu->nfuncs; i++)
+    if (tu->funcs[i]->usr && tu->funcs[i]->body)
+      wl_hmap_put(&by_usr, tu->funcs[i]->usr, (void *)(uintptr_t)(i + 1), false);
+  for (unsigned i = 0; i < tu->nfuncs; i++) {
+    if (!t.called[i] || !tu->funcs[i]->pattern_usr)
+      continue;
+    uintptr_t j = (uintptr_t)wl_hmap_get(&by_usr, tu->funcs[i]->pattern_usr);
+    if (j)
+      t.called[j - 1] = true;
+  }
+  wl_hmap_free(&by_usr);
   for (unsigned i = 0; i < tu->nfuncs; i++) {
     const wl_func *f = tu->funcs[i];
     if (!f->body || (f->flags & WL_F_LAMBDA))
