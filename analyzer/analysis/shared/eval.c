@@ -1182,7 +1182,8 @@ const val *sme_eval(ctx *c, state *st, const wl_expr *e) {
             return smd_vint(c, wl_lf_const(&c->lc, c->tinst->vals[i]), true);
         char *n = wl_arena_alloc(&c->ar, strlen(e->name) + 3);
         snprintf(n, strlen(e->name) + 3, "%%T%s", e->name);
-        return smd_vint(c, smd_param_form(c, NULL, n, -WL_INF, WL_INF), true);
+        long long lo = (e->type & WL_T_UNSIGNED) ? 0 : -WL_INF;
+        return smd_vint(c, smd_param_form(c, NULL, n, lo, WL_INF), true);
       }
       return smd_vunk(true);
     }

@@ -236,12 +236,96 @@ static void analyze_root_as(wl_smem *sm, const wl_tu *tu, const wl_func *f, cons
   wl_arena_free(&c.ar);
 }
 
+/* The lane-group widths of a template: a non-type parameter P that the body
+ * uses both as `threadIdx.x & (P - 1)` (the thread's lane in its group) and
+ * as `... threadIdx.x ... / P` (its group), as legacy vector-per-row kernels
+ * do with THREADS_PER_VECTOR. */
+typedef struct width_scan {
+  const wl_func *f;
+  unsigned char *mask, *div; /* [ntparams] */
+} width_scan;
+
+static bool names_thread_x(const wl_expr *e, unsigned depth) {
+  e = wl_expr_strip(e);
+  if (!e || depth > 8)
+    return false;
+  if (e->kind == WL_E_MEMBER && e->nargs == 1 && e->name && strcmp(e->name, "x") == 0 &&
+      sme_is_builtin_obj(e->args[0], "threadIdx"))
+    return true;
+  if (e->kind == WL_E_CALL || e->kind == WL_E_INDEX)
+    return false;
+  for (unsigned i = 0; i < e->nargs; i++)
+    if (names_thread_x(e->args[i], depth + 1))
+      return true;
+  return false;
+}
+
+static int tparam_of(const wl_func *f, const wl_expr *e) {
+  e = wl_expr_strip(e);
+  if (!e || e->kind != WL_E_REF || e->var || !e->name)
+    return -1;
+  for (unsigned i = 0; i < f->ntparams; i++)
+    if (f->tparams[i] && strcmp(f->tparams[i], e->name) == 0)
+      return (int)i;
+  return -1;
+}
+
+static bool scan_width_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  width_scan *w = ud;
+  if (e->kind != WL_E_BINARY || e->nargs != 2 || !names_thread_x(e->args[0], 0))
+    return true;
+  if (e->op == WL_B_DIV) {
+    int p = tparam_of(w->f, e->args[1]);
+    if (p >= 0)
+      w->div[p] = 1;
+  } else if (e->op == WL_B_AND) {
+    const wl_expr *m = wl_expr_strip(e->args[1]);
+    if (m && m->kind == WL_E_BINARY && m->op == WL_B_SUB && m->nargs == 2 && m->args[1]->has_ival &&
+        m->args[1]->ival == 1) {
+      int p = tparam_of(w->f, m->args[0]);
+      if (p >= 0)
+        w->mask[p] = 1;
+    }
+  }
+  return true;
+}
+
+/* An instantiation with each lane-group width at 32 (one group per warp),
+ * the other parameters host-chosen; false when f has no lane-group width. */
+static bool warp_wide_groups(ctx *scratch, const wl_func *f, wl_tinst *out) {
+  if (!f->ntparams || !f->body)
+    return false;
+  width_scan w = {f, wl_xcalloc(f->ntparams, 1), wl_xcalloc(f->ntparams, 1)};
+  wl_visitor v = {NULL, scan_width_expr, &w, true};
+  wl_walk_stmt(f->body, &v);
+  bool any = false;
+  out->vals = wl_arena_alloc(&scratch->ar, f->ntparams * sizeof *out->vals);
+  out->known = wl_arena_alloc(&scratch->ar, f->ntparams);
+  for (unsigned i = 0; i < f->ntparams; i++)
+    if (w.mask[i] && w.div[i]) {
+      out->vals[i] = WL_LANES;
+      out->known[i] = 1;
+      any = true;
+    }
+  free(w.mask);
+  free(w.div);
+  return any;
+}
+
 /* A function template is analyzed once per instantiation seen in the file
  * (its integral template arguments then are numbers); with none seen, once,
- * its template parameters being host-chosen values, the same in every lane. */
+ * its template parameters being host-chosen values, the same in every lane,
+ * except lane-group widths (warp_wide_groups), which are 32: what a group's
+ * lanes do to each other's slots does not hide behind an unknown width. */
 static void analyze_root(wl_smem *sm, const wl_tu *tu, const wl_func *f) {
   if (!f->ntinsts) {
-    analyze_root_as(sm, tu, f, NULL);
+    ctx scratch;
+    memset(&scratch, 0, sizeof scratch);
+    wl_arena_init(&scratch.ar);
+    wl_tinst wide;
+    analyze_root_as(sm, tu, f, warp_wide_groups(&scratch, f, &wide) ? &wide : NULL);
+    wl_arena_free(&scratch.ar);
     return;
   }
   for (unsigned i = 0; i < f->ntinsts; i++)
