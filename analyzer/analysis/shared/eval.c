@@ -331,9 +331,19 @@ addr sme_eval_addr(ctx *c, state *st, const wl_expr *e) {
       idx = t;
     }
     const val *p;
+    const wl_expr *sb = wl_expr_strip(base);
     if (base->type & WL_T_ARRAY) {
       addr b = sme_eval_addr(c, st, base);
       p = b.kind == A_SHARED ? decay(c, b.p) : NULL;
+    } else if (sb && sb->kind == WL_E_MEMBER && !sb->var && (sb->type & WL_T_DEPENDENT) &&
+               !(sb->type & WL_T_POINTER)) {
+      /* smem.sum[tid] of a __shared__ union whose type depends on the
+       * template's parameters (kaldi's `union { Real trans[T][T + 1]; Real
+       * sum[N]; } smem`): the member is not resolved, so its extents are not
+       * known; indexed in shared memory, it is an array of elements counted
+       * one by one */
+      addr b = sme_eval_addr(c, st, sb);
+      p = b.kind == A_SHARED ? (b.p->nshape ? decay(c, b.p) : b.p) : sme_eval(c, st, base);
     } else {
       p = sme_eval(c, st, base);
     }
