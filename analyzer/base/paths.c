@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -81,4 +82,10 @@ bool wl_make_dirs(const char *dir) {
     }
   free(p);
   return mkdir(dir, 0700) == 0 || (stat(dir, &st) == 0 && S_ISDIR(st.st_mode));
+}
+
+int wl_timespec_cmp(const struct timespec *a, const struct timespec *b) {
+  if (a->tv_sec != b->tv_sec)
+    return a->tv_sec < b->tv_sec ? -1 : 1;
+  return a->tv_nsec < b->tv_nsec ? -1 : a->tv_nsec > b->tv_nsec;
 }

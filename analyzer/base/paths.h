@@ -18,4 +18,9 @@ char *wl_join_path(const char *dir, const char *p);
  * a directory afterwards (the result cache and the precompiled-header store). */
 bool wl_make_dirs(const char *dir);
 
+struct timespec;
+/* <0, 0, >0 as file time a is before, equal to, after b (the least recently
+ * used entries of the result cache and the precompiled-header store go first). */
+int wl_timespec_cmp(const struct timespec *a, const struct timespec *b);
+
 #endif

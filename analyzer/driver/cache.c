@@ -375,11 +375,8 @@ typedef struct entry_file {
 
 static int cmp_used(const void *a, const void *b) {
   const entry_file *x = a, *y = b;
-  if (x->used.tv_sec != y->used.tv_sec)
-    return x->used.tv_sec < y->used.tv_sec ? -1 : 1;
-  if (x->used.tv_nsec != y->used.tv_nsec)
-    return x->used.tv_nsec < y->used.tv_nsec ? -1 : 1;
-  return strcmp(x->path, y->path);
+  int c = wl_timespec_cmp(&x->used, &y->used);
+  return c ? c : strcmp(x->path, y->path);
 }
 
 /* Removes the least recently used entries while the total is over the

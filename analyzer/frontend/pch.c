@@ -398,9 +398,7 @@ typedef struct aged {
 
 static int cmp_aged(const void *a, const void *b) {
   const aged *x = a, *y = b;
-  if (x->t.tv_sec != y->t.tv_sec)
-    return x->t.tv_sec < y->t.tv_sec ? -1 : 1;
-  return x->t.tv_nsec < y->t.tv_nsec ? -1 : x->t.tv_nsec > y->t.tv_nsec;
+  return wl_timespec_cmp(&x->t, &y->t);
 }
 
 /* Removes the least recently used entries beyond WL_PCH_STORE_MAX. */
