@@ -33,6 +33,7 @@
 #include "hmap.h"
 #include "parse.h"
 #include "paths.h"
+#include "pch_trim.h"
 
 /* Entries the store keeps (the least recently used are removed). */
 #define WL_PCH_STORE_MAX 6
@@ -193,6 +194,9 @@ static bool build(CXIndex index, const char *header, const char *const *args, in
   wl_buf_printf(&tmp, "%s.%ld.tmp", out, (long)getpid());
   ok = ok && clang_saveTranslationUnit(tu, wl_buf_str(&tmp), clang_defaultSaveOptions(tu)) ==
                  CXSaveError_None;
+  /* the files that load it do not read all its device functions (pch_trim.h) */
+  wl_pch_trim_result trimmed;
+  ok = ok && wl_pch_trim_file(wl_buf_str(&tmp), &trimmed);
   if (ok && deps) {
     dep_list dl = {tu, {0}, {0}, false};
     wl_buf_init(&dl.text);
@@ -565,6 +569,8 @@ const char *wl_pch_get(wl_pch_cache *c, CXIndex index, const char *header, const
   wl_buf_printf(&key, "cwd %s\n", getcwd(cwd, sizeof cwd) ? cwd : "?");
   CXString ver = clang_getClangVersion();
   wl_buf_printf(&key, "libclang %s\n", clang_getCString(ver) ? clang_getCString(ver) : "");
+  /* built files are edited (pch_trim.h): not those of an earlier warplint */
+  wl_buf_printf(&key, "trimmed %d\n", WL_PCH_AST_MAJOR);
   clang_disposeString(ver);
   /* the lock is held across the build: the other threads of this process
    * need the same file, or wait little for another */
