@@ -491,6 +491,26 @@ START_TEST(test_conversion_function_argument) {
 }
 END_TEST
 
+/* An implicit conversion of a call's result is the call itself: one CALL of
+ * __shfl_sync with its three arguments, not a one-argument call around it. */
+START_TEST(test_converted_call_result) {
+  wl_tu *tu = parse_src("__constant__ unsigned c;\n"
+                        "__global__ void k(int *d) {\n"
+                        "  int j = __shfl_sync(0xffffffffu, d[0], threadIdx.x & 28) & c;\n"
+                        "  unsigned u = __shfl_sync(0xffffffffu, d[1], 0);\n"
+                        "  d[2] = j + (int)u;\n"
+                        "}\n");
+  const wl_func *k = func(tu, "k");
+  for (int i = 0; i < 2; i++) {
+    const wl_expr *c = nth_expr(k, WL_E_CALL, "__shfl_sync", i);
+    ck_assert_ptr_nonnull(c);
+    ck_assert_uint_eq(c->nargs, 3);
+  }
+  ck_assert_ptr_null(nth_expr(k, WL_E_CALL, "__shfl_sync", 2));
+  wl_tu_free(tu);
+}
+END_TEST
+
 START_TEST(test_glibc_short_type_names) {
   wl_tu *tu =
       parse_src("__global__ void k(uint *a, ushort b, ulong c) { a[threadIdx.x] = b + c; }\n");
@@ -609,6 +629,7 @@ Suite *wl_suite_ir(void) {
   tcase_add_test(tc, test_operator_chain_linear);
   tcase_add_test(tc, test_glibc_short_type_names);
   tcase_add_test(tc, test_conversion_function_argument);
+  tcase_add_test(tc, test_converted_call_result);
   tcase_add_test(tc, test_half_prelude);
   tcase_add_test(tc, test_host_min_max_math);
   tcase_add_test(tc, test_batches);

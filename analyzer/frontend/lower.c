@@ -991,6 +991,13 @@ static wl_expr *lower_expr_node(lower_ctx *L, CXCursor c) {
         nexpr++, last = i;
     if (k.n >= 2 && kind == CXCursor_UnexposedExpr)
       e = lower_unresolved(L, c, &k);
+    /* an implicit conversion of a call's result (`x & 7u` converting an int
+     * returned by __shfl_sync): the call itself, not a call of its own named
+     * after the extent's first token */
+    if (!e && kind == CXCursor_UnexposedExpr && k.n == 1 &&
+        clang_getCursorKind(k.v[0]) == CXCursor_CallExpr &&
+        clang_equalRanges(clang_getCursorExtent(k.v[0]), clang_getCursorExtent(c)))
+      e = lower_expr(L, k.v[0]);
     if (!e && kind == CXCursor_UnexposedExpr && nexpr == k.n)
       e = lower_undeclared_call(L, c, &k);
     if (!e && nexpr == 1 && k.n == 1 && kind == CXCursor_UnexposedExpr)
