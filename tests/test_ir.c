@@ -511,6 +511,33 @@ START_TEST(test_converted_call_result) {
 }
 END_TEST
 
+/* A launch keeps its configuration (grid, block, ...) in config, which no
+ * visitor walks; other calls have none. */
+START_TEST(test_launch_config) {
+  wl_tu *tu = parse_src("__global__ void k(int n) {}\n"
+                        "void h(int tpb, int n) {\n"
+                        "  dim3 block(4, tpb / 4);\n"
+                        "  k<<<n / tpb, block, 64>>>(n);\n"
+                        "  k<<<1, 256>>>(n);\n"
+                        "}\n");
+  const wl_func *h = func(tu, "h");
+  const wl_expr *l0 = nth_expr(h, WL_E_CALL, "k", 0), *l1 = nth_expr(h, WL_E_CALL, "k", 1);
+  ck_assert_ptr_nonnull(l0);
+  ck_assert_ptr_nonnull(l1);
+  ck_assert_ptr_nonnull(l0->config);
+  ck_assert_uint_ge(l0->config->nargs, 2);
+  ck_assert_uint_eq(l0->nargs, 1);
+  const wl_expr *b = wl_expr_strip(l0->config->args[1]);
+  ck_assert_ptr_nonnull(b);
+  ck_assert_ptr_nonnull(l1->config);
+  ck_assert_ptr_null(nth_expr(h, WL_E_CALL, "__cudaPushCallConfiguration", 0));
+  const wl_expr *dim = nth_expr(h, WL_E_CALL, "dim3", 0);
+  ck_assert_ptr_nonnull(dim);
+  ck_assert_ptr_null(dim->config);
+  wl_tu_free(tu);
+}
+END_TEST
+
 START_TEST(test_glibc_short_type_names) {
   wl_tu *tu =
       parse_src("__global__ void k(uint *a, ushort b, ulong c) { a[threadIdx.x] = b + c; }\n");
@@ -630,6 +657,7 @@ Suite *wl_suite_ir(void) {
   tcase_add_test(tc, test_glibc_short_type_names);
   tcase_add_test(tc, test_conversion_function_argument);
   tcase_add_test(tc, test_converted_call_result);
+  tcase_add_test(tc, test_launch_config);
   tcase_add_test(tc, test_half_prelude);
   tcase_add_test(tc, test_host_min_max_math);
   tcase_add_test(tc, test_batches);

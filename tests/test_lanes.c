@@ -236,6 +236,41 @@ START_TEST(test_rows_evidence) {
   ck_assert(!dep(&fx, "blockIdx.x * blockDim.y + threadIdx.y"));
   ck_assert(!partial(&fx, "__shfl_xor_sync(0xffffffff, p[threadIdx.x], 1)"));
   done(&fx);
+  /* the launches in the file: every one a whole number of warps wide */
+  fx = analyze("__global__ void a(int *p) { p[0] = threadIdx.y + 1; }\n"
+               "__global__ void b(int *p) { p[0] = threadIdx.y + 2; }\n"
+               "__global__ void c(int *p) { p[0] = threadIdx.y + 3; }\n"
+               "__global__ void d(int *p) { p[0] = threadIdx.y + 4; }\n"
+               "void h(int *p, int w) {\n"
+               "  dim3 rows(32, 16);\n"
+               "  a<<<4, rows>>>(p);\n"
+               "  a<<<4, dim3(64, 2)>>>(p);\n"
+               "  b<<<4, dim3(32, 4)>>>(p);\n"
+               "  b<<<4, dim3(16, 8)>>>(p);\n"
+               "  c<<<4, dim3(w, 8)>>>(p);\n"
+               "  dim3 later(32, 8);\n"
+               "  later.x = w;\n"
+               "  d<<<4, later>>>(p);\n"
+               "}\n");
+  ck_assert(!dep(&fx, "threadIdx.y + 1"));
+  ck_assert(dep(&fx, "threadIdx.y + 2")); /* one launch has two rows per warp */
+  ck_assert(dep(&fx, "threadIdx.y + 3")); /* a width not known */
+  ck_assert(dep(&fx, "threadIdx.y + 4")); /* the dim3 is changed after it is declared */
+  unsigned bx = 0;
+  bool z1 = false;
+  ck_assert(!wl_lanes_launch_block_x(fx.l, func(&fx, "a"), &bx, &z1)); /* 32 and 64 differ */
+  ck_assert(!wl_lanes_launch_block_x(fx.l, func(&fx, "c"), &bx, &z1));
+  done(&fx);
+  fx = analyze("__global__ void q(int *p) { p[0] = threadIdx.y; }\n"
+               "void h(int *p, int tpb) {\n"
+               "  dim3 block(4, tpb / 4);\n"
+               "  q<<<4, block>>>(p);\n"
+               "  q<<<4, dim3(4, 8), 0>>>(p);\n"
+               "}\n");
+  ck_assert(wl_lanes_launch_block_x(fx.l, func(&fx, "q"), &bx, &z1));
+  ck_assert_uint_eq(bx, 4);
+  ck_assert(z1);
+  done(&fx);
 }
 END_TEST
 

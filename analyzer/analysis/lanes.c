@@ -214,6 +214,13 @@ struct finfo {
   /* Evidence that a warp never spans two rows (see lanes.h): rows_y makes
    * threadIdx.y and threadIdx.z warp-uniform here, rows_z threadIdx.z only. */
   bool rows_y, rows_z;
+  /* A kernel's launches in the file (launch_block): every one gives blocks
+   * launch_bx threads wide (0: none seen, or not all the same, or not
+   * known), launch_z1 whether every one gives them a depth of 1,
+   * launch_warps whether every one gives them a known width that is a
+   * multiple of 32. */
+  long long launch_bx;
+  bool launch_z1, launch_warps, launch_seen;
 };
 
 struct wl_lanes {
@@ -1543,14 +1550,139 @@ static bool collect_calls(const wl_expr *e, const wl_stmt *in, void *ud) {
   return true;
 }
 
+/* ---- the block shape a kernel is launched with ------------------------------ */
+
+typedef struct member_assign_find {
+  const wl_var *v;
+  bool found;
+} member_assign_find;
+
+/* v, or a member of it (block.x = 8), assigned, incremented or its address taken. */
+static bool find_member_assigned(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  member_assign_find *a = ud;
+  const wl_expr *t = NULL;
+  if (e->kind == WL_E_BINARY && wl_binop_is_assign(e->op) && e->nargs == 2)
+    t = e->args[0];
+  else if (e->kind == WL_E_UNARY && e->nargs == 1 && e->op != WL_U_DEREF && e->op != WL_U_PLUS &&
+           e->op != WL_U_MINUS && e->op != WL_U_NOT && e->op != WL_U_LNOT)
+    t = e->args[0];
+  t = wl_expr_strip(t);
+  while (t && t->kind == WL_E_MEMBER && !t->arrow && t->nargs >= 1)
+    t = wl_expr_strip(t->args[0]);
+  if (t && t->kind == WL_E_REF && t->var == a->v)
+    a->found = true;
+  return !a->found;
+}
+
+/* A local of h (not a parameter) that its declaration initializes and that
+ * nothing in h assigns again, even through a member or its address: its
+ * initializer; else NULL. */
+static const wl_expr *local_init(const wl_func *h, const wl_expr *e) {
+  e = wl_expr_strip(e);
+  if (!e || e->kind != WL_E_REF || !e->var || !e->var->init || !is_local(e->var) ||
+      (e->var->flags & WL_V_PARAM) || !h)
+    return NULL;
+  member_assign_find a = {e->var, false};
+  wl_visitor v = {NULL, find_member_assigned, &a, true};
+  wl_walk_stmt(h->body, &v);
+  return a.found ? NULL : e->var->init;
+}
+
+/* An integer of h known at compile time (through locals set once). */
+static bool host_int(const wl_func *h, const wl_expr *e, long long *x, int depth) {
+  if (!e || depth > 8)
+    return false;
+  if (fold(e, x))
+    return true;
+  const wl_expr *i = local_init(h, e);
+  return i && host_int(h, i, x, depth + 1);
+}
+
+/* The x and z extents of a launch's block argument e of host function h:
+ * dim3(x, y, z) (the extents it leaves out are 1), a copy of a dim3 local
+ * set once (`dim3 block4(4, tpb / 4); k<<<grid, block4>>>`), or an integer
+ * (x, with y and z 1). *x is 0 when the x extent is not known. */
+static bool block_extents(const wl_func *h, const wl_expr *e, long long *x, bool *z1, int depth) {
+  e = wl_expr_strip(e);
+  if (!e || depth > 8)
+    return false;
+  if (e->type & WL_T_INTEGER) {
+    *z1 = true;
+    if (!host_int(h, e, x, 0))
+      *x = 0;
+    return true;
+  }
+  if (e->kind == WL_E_CALL && e->name && strcmp(e->name, "dim3") == 0) {
+    if (e->nargs == 1 && !(wl_expr_strip(e->args[0])->type & WL_T_INTEGER))
+      return block_extents(h, e->args[0], x, z1, depth + 1); /* the copy constructor */
+    long long z = 1;
+    *z1 = e->nargs < 3 || (host_int(h, e->args[2], &z, 0) && z == 1);
+    *x = 1;
+    if (e->nargs >= 1 && !host_int(h, e->args[0], x, 0))
+      *x = 0;
+    return true;
+  }
+  const wl_expr *i = local_init(h, e);
+  return i && block_extents(h, i, x, z1, depth + 1);
+}
+
+typedef struct launch_find {
+  wl_lanes *L;
+  const wl_func *h;
+} launch_find;
+
+static bool find_launch(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  launch_find *lf = ud;
+  if (e->kind != WL_E_CALL || !e->config || !e->callee)
+    return true;
+  finfo *k = finfo_of(lf->L, e->callee);
+  if (!k || !(k->f->flags & WL_F_GLOBAL))
+    return true;
+  long long x = 0;
+  bool z1 = false;
+  if (e->config->nargs < 2 || !block_extents(lf->h, e->config->args[1], &x, &z1, 0))
+    x = 0;
+  bool warps = x > 0 && x % 32 == 0;
+  if (!k->launch_seen) {
+    k->launch_seen = true;
+    k->launch_bx = x;
+    k->launch_z1 = z1;
+    k->launch_warps = warps;
+  } else {
+    if (k->launch_bx != x)
+      k->launch_bx = 0;
+    k->launch_z1 = k->launch_z1 && z1;
+    k->launch_warps = k->launch_warps && warps;
+  }
+  return true;
+}
+
+/* The launches of the file's kernels (in any function, host code included). */
+static void launch_evidence(wl_lanes *L) {
+  for (unsigned k = 0; k < L->nfi; k++) {
+    const wl_func *h = L->fi[k].f;
+    if (!h->body)
+      continue;
+    launch_find lf = {L, h};
+    wl_visitor v = {NULL, find_launch, &lf, true};
+    wl_walk_stmt(h->body, &v);
+  }
+}
+
 /* Own evidence, then the functions that only such functions call (transitively). */
 static void rows_evidence(wl_lanes *L) {
+  launch_evidence(L);
   for (unsigned k = 0; k < L->nfi; k++) {
     finfo *fi = &L->fi[k];
     if (!fi->analyzed)
       continue;
     wl_visitor v = {NULL, find_row_evidence, fi, false};
     wl_walk_stmt(fi->f->body, &v);
+    /* every launch in the file gives blocks a whole number of warps wide */
+    if (fi->launch_seen && fi->launch_warps)
+      fi->rows_y = true;
   }
   wl_vec from = {0}, to = {0};
   for (unsigned k = 0; k < L->nfi; k++) {
@@ -2002,6 +2134,15 @@ bool wl_lanes_expr_tid_like(const wl_lanes *l, const wl_expr *e) {
 bool wl_lanes_whole_warp(const wl_lanes *l, const wl_expr *e) {
   wl_lane_reach r;
   return reach_of(l, e, &r) && !r.partial && !r.caller_partial;
+}
+
+bool wl_lanes_launch_block_x(const wl_lanes *l, const wl_func *k, unsigned *bx, bool *z_one) {
+  const finfo *fi = finfo_of(l, k);
+  if (!fi || !fi->launch_seen || fi->launch_bx <= 0 || fi->launch_bx > 1024)
+    return false;
+  *bx = (unsigned)fi->launch_bx;
+  *z_one = fi->launch_z1;
+  return true;
 }
 
 const wl_func *wl_lanes_func_of_expr(const wl_lanes *l, const wl_expr *e) {

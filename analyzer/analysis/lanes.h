@@ -38,8 +38,12 @@
  * to 32 or warpSize: blockDim.x is one warp), threadIdx.y * warpSize, or
  * asserts blockDim.x == K (K a multiple of 32) treats threadIdx.y and
  * threadIdx.z as warp-uniform; the same shapes with threadIdx.z instead make
- * threadIdx.z alone warp-uniform. Functions called only from functions with
- * such evidence (transitively) inherit it. A cooperative group tile's
+ * threadIdx.z alone warp-uniform. So does a kernel whose every launch in the
+ * file (`k<<<grid, dim3(32, 16)>>>`, a dim3 local set once, an integer)
+ * gives blocks a known width that is a multiple of 32
+ * (wl_lanes_launch_block_x gives the width when all launches agree).
+ * Functions called only from functions with such evidence (transitively)
+ * inherit it. A cooperative group tile's
  * meta_group_rank()/meta_group_size(), cg::reduce and the tile's
  * any/all/ballot results are warp-uniform (from the toolkit headers).
  *
@@ -201,6 +205,12 @@ size_t wl_lanes_activemask_origins(const wl_lanes *l, const wl_expr *e, wl_mask_
 const wl_func *wl_lanes_func_of_expr(const wl_lanes *l, const wl_expr *e);
 /* The calls of f from analyzed functions. */
 size_t wl_lanes_calls_of(const wl_lanes *l, const wl_func *f, const wl_expr *const **v);
+/* The block width every launch of kernel k in the file gives it
+ * (`k<<<grid, dim3(4, 8)>>>`, `dim3 block(4, tpb / 4); k<<<grid, block>>>`,
+ * `k<<<grid, 256>>>`), and in *z_one whether each gives a block depth of 1;
+ * false when k has no launch in the file, or launches whose block widths
+ * differ or are not known. */
+bool wl_lanes_launch_block_x(const wl_lanes *l, const wl_func *k, unsigned *bx, bool *z_one);
 /* The analyzed function a call runs (a lambda's operator() included), NULL when none. */
 const wl_func *wl_lanes_callee(const wl_lanes *l, const wl_expr *call);
 /* The argument a call passes for parameter i of its callee (skipping a

@@ -143,6 +143,11 @@ struct wl_expr {
   long long ival;
   double fval;
   wl_func *lambda; /* LAMBDA */
+  /* CALL that is a kernel launch `k<<<grid, block, ...>>>(...)`: the launch
+   * configuration, a CALL whose args are grid, block (and the shared-memory
+   * size and stream where written); NULL for any other call. Not one of
+   * args: visitors do not walk it. */
+  wl_expr *config;
   wl_expr **args;
   unsigned nargs;
 };

@@ -682,6 +682,20 @@ static wl_expr *lower_call(lower_ctx *L, CXCursor c) {
     if (is_expr_kind(clang_getCursorKind(callee)))
       e->callee_expr = lower_expr(L, callee);
   }
+  /* a kernel launch: the configuration call that clang keeps as a child
+   * between the callee and the arguments */
+  if (first + 1 < k.n && (n < 0 || (unsigned)n < k.n) &&
+      clang_getCursorKind(k.v[first + 1]) == CXCursor_CallExpr) {
+    CXString sp = clang_getCursorSpelling(k.v[first + 1]);
+    const char *cs = clang_getCString(sp);
+    bool cfg = cs && (strcmp(cs, "__cudaPushCallConfiguration") == 0 ||
+                      strcmp(cs, "cudaConfigureCall") == 0);
+    clang_disposeString(sp);
+    for (int i = 0; i < n && cfg; i++)
+      cfg = !clang_equalCursors(k.v[first + 1], clang_Cursor_getArgument(c, (unsigned)i));
+    if (cfg)
+      e->config = lower_expr(L, k.v[first + 1]);
+  }
   free(k.v);
   if (e->callee_expr) {
     /* the call's own location: the start of the callee's name */

@@ -155,6 +155,50 @@ static bool lane_eval_hook(const wl_expr *e, long long *out, void *ud) {
   return false;
 }
 
+/* Whether e, an expression of f, has the same known value *v wherever f
+ * runs: a constant, or a parameter of f that every call of f in the file
+ * passes such a value (or leaves out, its default argument being one):
+ * ccminer's `WarpShuffle(a, b, c)` wrappers, whose width `c` every caller
+ * passes as 4. A function with no call in the file: unknown. */
+static bool same_everywhere(const wl_lanes *l, const wl_func *f, const wl_expr *e, long long *v,
+                            int depth) {
+  e = wl_expr_strip(e);
+  if (!e || depth > 8)
+    return false;
+  if (wl_consteval(e, v))
+    return true;
+  const wl_var *p = e->kind == WL_E_REF ? e->var : NULL;
+  if (!f || !p || !(p->flags & WL_V_PARAM) || (f->flags & (WL_F_METHOD | WL_F_LAMBDA)) ||
+      p->param_index < 0 || (unsigned)p->param_index >= f->nparams || f->params[p->param_index] != p)
+    return false;
+  const wl_expr *const *calls;
+  size_t nc = wl_lanes_calls_of(l, f, &calls);
+  if (nc == 0)
+    return false;
+  for (size_t i = 0; i < nc; i++) {
+    const wl_expr *c = calls[i];
+    if (c->callee != f)
+      return false;
+    const wl_expr *a = (unsigned)p->param_index < c->nargs ? c->args[p->param_index] : p->init;
+    long long x;
+    if (!a || !same_everywhere(l, wl_lanes_func_of_expr(l, c), a, &x, depth + 1) ||
+        (i > 0 && x != *v))
+      return false;
+    *v = x;
+  }
+  return true;
+}
+
+/* The width of shuffle `call` of f: 32 when left out, else its value when
+ * it is the same wherever f runs (same_everywhere); false when unknown or
+ * not in 1..32. */
+static bool shuffle_width(const wl_lanes *l, const wl_func *f, const wl_expr *call,
+                          long long *width) {
+  const wl_expr *wexpr = wl_collective_width(call);
+  *width = 32;
+  return (!wexpr || same_everywhere(l, f, wexpr, width, 0)) && *width >= 1 && *width <= 32;
+}
+
 /* The lane `lane` reads from at shuffle `call`, -1 when unknown: the source
  * operand is a constant, or (for __shfl, with a power-of-two width) a value
  * known modulo 32 from the lane id, such as (threadIdx.x + 1) & 7. */
@@ -162,10 +206,8 @@ static long long source_lane(const wl_lanes *l, const wl_func *f, const wl_expr 
                              const wl_builtin *co, unsigned lane) {
   unsigned si = (unsigned)co->src_arg;
   const wl_expr *src = co->src_arg >= 0 && call->nargs > si ? call->args[si] : NULL;
-  const wl_expr *wexpr = wl_collective_width(call);
-  long long off, width = 32;
-  if (!src || !wl_builtin_is_shuffle(co) || (wexpr && !wl_consteval(wexpr, &width)) || width < 1 ||
-      width > 32)
+  long long off, width;
+  if (!src || !wl_builtin_is_shuffle(co) || !shuffle_width(l, f, call, &width))
     return -1;
   if (!wl_consteval(src, &off)) {
     lane_eval le = {l, f, lane, 0};
@@ -191,6 +233,25 @@ static bool sources_inside(const wl_lanes *l, const wl_func *f, const wl_expr *c
     return true;
   if (co->kind == WL_BK_SHFL_DOWN && (~set & (~set + 1u)) == 0)
     return true;
+  /* __shfl, __shfl_up and __shfl_down with a power-of-two width w read inside
+   * the reader's own w-lane segment (lane & ~(w - 1)) whatever the source
+   * operand (an index taken modulo w, or a delta that falls back on the
+   * lane's own value at the segment's edge): inside any set made of whole
+   * segments, such as the lanes of `thread < threads` with thread a thread id
+   * divided by w (to_bitslice_quad's `__shfl(x, n ^ (3 * (n >= 1 && n <= 2)),
+   * 4)`, the 8-lane segments of x11 SIMD's Expansion) */
+  long long w;
+  if ((co->kind == WL_BK_SHFL || co->kind == WL_BK_SHFL_UP || co->kind == WL_BK_SHFL_DOWN) &&
+      shuffle_width(l, f, call, &w) && (w & (w - 1)) == 0) {
+    bool whole = true;
+    unsigned seg = w == 32 ? ~0u : (1u << w) - 1u;
+    for (unsigned b = 0; b < 32 && whole; b += (unsigned)w) {
+      unsigned part = (set >> b) & seg;
+      whole = part == 0 || part == seg;
+    }
+    if (whole)
+      return true;
+  }
   for (unsigned lane = 0; lane < 32; lane++) {
     if (!(set >> lane & 1u))
       continue;
@@ -214,6 +275,16 @@ bool wl_tid_linear(const wl_lanes *l, const wl_func *f, const wl_expr *e, unsign
   return tid_linear(l, f, e, seg, 0);
 }
 
+/* threadIdx.<dim>, through casts. */
+static bool is_tid_dim(const wl_expr *e, const char *dim) {
+  e = wl_expr_strip(e);
+  if (!e || e->kind != WL_E_MEMBER || e->nargs < 1 || !e->name || strcmp(e->name, dim) != 0)
+    return false;
+  const wl_expr *b = wl_expr_strip(e->args[0]);
+  return b && b->kind == WL_E_REF && b->var && (b->var->flags & WL_V_GLOBAL) && b->var->name &&
+         strcmp(b->var->name, "threadIdx") == 0;
+}
+
 static bool tid_linear(const wl_lanes *l, const wl_func *f, const wl_expr *e, unsigned *seg,
                        int depth) {
   long long c;
@@ -222,6 +293,18 @@ static bool tid_linear(const wl_lanes *l, const wl_func *f, const wl_expr *e, un
     return false;
   if (wl_lanes_expr_tid_like(l, e)) {
     *seg = 1;
+    return true;
+  }
+  /* threadIdx.y of a kernel that every launch in the file gives blocks B
+   * wide and 1 deep, B a power of two up to 32: the hardware numbers the
+   * threads x first, so threadIdx.y is the linear thread id divided by B (the
+   * same in each B-lane segment, one more in the next): ccminer's lyra2
+   * kernels launched with `dim3 block(4, tpb / 4)` */
+  unsigned bx;
+  bool z1;
+  if (f && (f->flags & WL_F_GLOBAL) && is_tid_dim(e, "y") && wl_lanes_launch_block_x(l, f, &bx, &z1) &&
+      z1 && bx <= 32 && (bx & (bx - 1)) == 0) {
+    *seg = bx;
     return true;
   }
   if (e->kind == WL_E_REF) {
