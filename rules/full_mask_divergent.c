@@ -38,11 +38,36 @@ static bool match_expr(const wl_expr *x, const wl_stmt *in, void *ud) {
   return !m->found;
 }
 
+/* Whether loop s runs __syncthreads() (or __syncthreads_count/_and/_or) as a
+ * statement of its body's own block, in every iteration that gets that far:
+ * a block barrier may sit in a loop only when every thread of the block runs
+ * the loop equally often, so the code itself requires a block-uniform trip
+ * count (kaldi's `while (group_id < d.cols) { ...; __syncthreads(); ...;
+ * __syncwarp(); }` over threadIdx.y). */
+static bool loop_runs_block_barrier(const wl_stmt *s) {
+  if (!s || (s->kind != WL_S_FOR && s->kind != WL_S_WHILE && s->kind != WL_S_DO &&
+             s->kind != WL_S_RANGE_FOR))
+    return false;
+  const wl_stmt *b = s->then_s;
+  if (!b || b->kind != WL_S_COMPOUND)
+    return false;
+  for (unsigned i = 0; i < b->nkids; i++) {
+    const wl_stmt *k = b->kids[i];
+    const wl_expr *e = k->kind == WL_S_EXPR ? wl_expr_strip(k->expr) : NULL;
+    if (e && e->kind == WL_E_CALL && e->name && strncmp(e->name, "__syncthreads", 13) == 0 &&
+        wl_builtin_call(e, WL_BK_BARRIER, WL_BF_INTRINSIC))
+      return true;
+  }
+  return false;
+}
+
 /* The first restriction of e that the warp does not meet again on the other path. */
 static const wl_lane_reach *divergence(const wl_lanes *l, const wl_expr *e, wl_lane_reach *v,
                                        size_t n) {
   for (size_t i = 0; i < n; i++) {
     const wl_stmt *s = v[i].stmt;
+    if (v[i].kind == WL_LR_LOOP && loop_runs_block_barrier(s))
+      continue;
     if (v[i].kind == WL_LR_IF && s && s->else_s && v[i].side >= 0) {
       match_ctx m = {l, e, false};
       wl_visitor vis = {NULL, match_expr, &m, false};
