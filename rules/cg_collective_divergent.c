@@ -3,7 +3,8 @@
  * group's shfl, shfl_up, shfl_down, shfl_xor, any, all, ballot, match_any,
  * match_all and sync(); cg::reduce, cg::inclusive_scan, cg::exclusive_scan
  * and cg::sync of a group; cg::tiled_partition of a parent group (every
- * thread of the parent must call it). The groups: thread_block_tile<N> (N
+ * thread of the parent must call it, except that a partition into tiles of
+ * at most 32 threads only needs whole tiles). The groups: thread_block_tile<N> (N
  * from the type or the tiled_partition call that made it: lanes in aligned
  * segments of N), thread_block (the whole block) and a dynamic
  * tiled_partition(parent, n). A tile collective is fine when the lanes that
@@ -214,6 +215,32 @@ static bool missing_lanes_exited(const wl_lanes *l, const wl_expr *e, const wl_b
   return true;
 }
 
+/* The tile size of a tiled_partition call (<N> or a constant second
+ * argument); 0 when unknown. A tile of at most 32 threads is made from the
+ * calling thread's rank alone, without waiting for the parent group (CUDA's
+ * thread_block::_get_tiled_threads and __single_warp_thread_block_tile):
+ * what must be whole is each tile that is made, not the parent. Larger
+ * tiles share block scratch memory and synchronize the parent. */
+static unsigned partition_size(const wl_rule_ctx *ctx, const wl_expr *e) {
+  long long k;
+  unsigned n = angle_size(wl_source_text(ctx, e->range), "tiled_partition");
+  /* <ROWS_PER_CTA>: the specialization's USR spells the value,
+   * "tiled_partition<#Vi8#..." */
+  const char *u = e->callee_spec_usr ? strstr(e->callee_spec_usr, "tiled_partition<#V") : NULL;
+  if (!n && u) {
+    u += strlen("tiled_partition<#V");
+    while ((*u >= 'a' && *u <= 'z') || (*u >= 'A' && *u <= 'Z'))
+      u++;
+    char *end;
+    unsigned long v = strtoul(u, &end, 10);
+    if (end != u && *end == '#' && v > 0 && v <= 1024)
+      n = (unsigned)v;
+  }
+  if (!n && e->nargs >= 2 && wl_consteval(e->args[1], &k) && k > 0 && k <= 1024)
+    n = (unsigned)k;
+  return n;
+}
+
 typedef struct cg_scan {
   wl_rule_ctx *ctx;
   const wl_lanes *l;
@@ -248,8 +275,12 @@ static bool check(const wl_expr *e, const wl_stmt *in, void *ud) {
   if (!group || !group_of(sc->ctx, sc->f, group, &gi))
     return true;
   bool partition = b->kind == WL_BK_GROUP_PARTITION;
+  unsigned need = gi.size;
+  unsigned tile = partition ? partition_size(sc->ctx, e) : 0;
+  if (tile > 0 && tile <= 32 && !(tile & (tile - 1)))
+    need = tile;
   const wl_expr *via = NULL;
-  if (!part_of_group(sc->l, e, gi.size, 0, &via))
+  if (!part_of_group(sc->l, e, need, 0, &via))
     return true;
   if (gi.size > 0 && !via && missing_lanes_exited(sc->l, e, b))
     return true;
@@ -263,21 +294,35 @@ static bool check(const wl_expr *e, const wl_stmt *in, void *ud) {
     snprintf(size, sizeof size, "%u threads", gi.size);
   else
     snprintf(size, sizeof size, "the whole block");
+  /* After an early return (nbody's `if (index >= n) return;` before a
+   * block barrier), say what the finding rests on: safe launches would have
+   * to keep every thread of every block from returning, which the kernel
+   * does not show. */
+  bool early_return =
+      !partition && r.kind == WL_LR_EXIT && r.exit && r.exit->kind == WL_S_RETURN && why[0];
   const wl_macro_info *m;
   wl_range at = wl_wording_site(sc->ctx->tu, e, &m);
   wl_finding *fd = wl_report_range(
       sc->ctx, at, m,
       "'%s' is a collective of %s '%s' (%s): every thread of the group must call it, but only "
       "part of the group may get here (%s%s); that is undefined behaviour on sm_70+ (a hang, "
-      "or values from threads that are not there). %s",
+      "or values from threads that are not there)%s. %s",
       e->name, partition ? "the parent group" : gi.kind, gname, size,
       via ? "its function is called " : "", why[0] ? why : "divergent control flow",
+      early_return ? " in any launched block where a thread takes that return, and nothing in "
+                     "the kernel rules that out (launch configurations are not checked: it is "
+                     "safe only while every launch keeps all threads of each block from "
+                     "returning there)"
+                   : "",
       partition ? "Partition where the whole parent group is (before the branch), and use the "
                   "tiles inside it"
-                : "Call it where the whole group is (move it out of the branch, make only the "
-                  "use of the result conditional, let idle threads contribute a neutral value), "
-                  "or make the group from the threads that get here (cg::coalesced_threads(), "
-                  "cg::binary_partition)");
+      : early_return
+          ? "Keep every thread to the collective: guard the work with the opposite test "
+            "instead of returning early, or return only after the last collective"
+          : "Call it where the whole group is (move it out of the branch, make only the "
+            "use of the result conditional, let idle threads contribute a neutral value), "
+            "or make the group from the threads that get here (cg::coalesced_threads(), "
+            "cg::binary_partition)");
   if (via)
     wl_note_at(sc->ctx, fd, via->loc, "the divergent call is here");
   return true;
