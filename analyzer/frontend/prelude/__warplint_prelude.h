@@ -24,7 +24,10 @@
 #define __managed__ __attribute__((managed))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __forceinline__ __inline__ __attribute__((always_inline))
-#define __noinline__ __attribute__((noinline))
+/* no __noinline__ macro: clang (15+) takes __noinline__ as a keyword in CUDA
+ * mode, as nvcc's own headers expect; a macro would turn libstdc++'s
+ * __attribute__((__noinline__)) (shared_ptr_base.h, reached from <memory>,
+ * <thread>, <functional>) into a parse error */
 #define __inline_hint__
 #define __restrict__ __restrict
 #define __align__(n) __attribute__((aligned(n)))
