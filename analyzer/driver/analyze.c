@@ -121,11 +121,12 @@ static bool is_missing_include(const wl_parse_diag *d) {
 }
 
 /* The name of an #include ("..." or <...>) that did not resolve (d is its
- * diagnostic), copied into buf; NULL when d is something else or the include
- * is in a file that is not the user's. A project's own headers included with
+ * diagnostic), copied into buf (*angled: spelled <...>); NULL when d is
+ * something else or the include is in a file that is not the user's. A project's own headers included with
  * <...> (moderngpu's <moderngpu/kernel_scan.hxx>, cub's <cub/cub.cuh>) need
  * an -I like quoted ones. */
-static const char *missing_quoted(const wl_tu *tu, const wl_parse_diag *d, char *buf, size_t n) {
+static const char *missing_quoted(const wl_tu *tu, const wl_parse_diag *d, char *buf, size_t n,
+                                  bool *angled) {
   if (!is_missing_include(d) || !d->loc.file)
     return NULL;
   const char *src = NULL;
@@ -146,6 +147,7 @@ static const char *missing_quoted(const wl_tu *tu, const wl_parse_diag *d, char 
     return NULL;
   memcpy(buf, b, (size_t)(e - b));
   buf[e - b] = '\0';
+  *angled = src[d->loc.offset] == '<';
   return buf;
 }
 
@@ -159,8 +161,9 @@ static bool infer_round(const wl_tu *tu, const wl_analyze_opts *o, wl_analyze_in
   bool added = false;
   for (unsigned i = 0; i < tu->ndiags; i++) {
     char name[1024];
-    const char *nm = missing_quoted(tu, &tu->diags[i], name, sizeof name);
-    char *dir = nm ? o->infer_include(nm, tu->diags[i].loc.file, o->infer_ud) : NULL;
+    bool angled = false;
+    const char *nm = missing_quoted(tu, &tu->diags[i], name, sizeof name, &angled);
+    char *dir = nm ? o->infer_include(nm, angled, tu->diags[i].loc.file, o->infer_ud) : NULL;
     if (!dir)
       continue;
     wl_buf flag;
@@ -172,8 +175,11 @@ static bool infer_round(const wl_tu *tu, const wl_analyze_opts *o, wl_analyze_in
     if (!dup) {
       wl_vec_push(extra, wl_buf_detach(&flag));
       wl_vec_push(args, extra->v[extra->n - 1]);
-      if (info) {
-        wl_vec_push(&info->inferred, wl_xstrdup(nm));
+      if (info) { /* the include as spelled: "name" or <name> */
+        wl_buf sp;
+        wl_buf_init(&sp);
+        wl_buf_printf(&sp, angled ? "<%s>" : "\"%s\"", nm);
+        wl_vec_push(&info->inferred, wl_buf_detach(&sp));
         wl_vec_push(&info->inferred, wl_xstrdup(dir));
       }
       added = true;

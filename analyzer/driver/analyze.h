@@ -30,8 +30,8 @@ typedef struct wl_analyze_opts {
   /* Include inference: for an #include "name" or <name> of the user's code that
    * does not resolve, the include directory that makes it resolve
    * (malloc'ed) or NULL; the file is parsed again with the directories
-   * found. NULL: no inference. */
-  char *(*infer_include)(const char *name, const char *includer, void *ud);
+   * found (angled: it was spelled <name>). NULL: no inference. */
+  char *(*infer_include)(const char *name, bool angled, const char *includer, void *ud);
   void *infer_ud;
   /* The automatic fixes of the file's own findings are checked before they
    * are offered (--fix, --diff, --export-fixes): the fixed text is analyzed

@@ -547,7 +547,7 @@ int wl_cli_main(int argc, char **argv, FILE *out, FILE *err) {
     if (j->skip || j->error)
       continue;
     for (size_t k = 0; o.verbose && k + 1 < j->info.inferred.n; k += 2)
-      fprintf(err, "warplint: note: %s: #include \"%s\" found with the inferred -I %s\n", j->path,
+      fprintf(err, "warplint: note: %s: #include %s found with the inferred -I %s\n", j->path,
               (char *)j->info.inferred.v[k], (char *)j->info.inferred.v[k + 1]);
     if (j->info.nunresolved == 0 && j->info.nerrors == 0)
       continue;

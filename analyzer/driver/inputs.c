@@ -602,7 +602,7 @@ static void record_inference(job *j, const char *tree, const char *name, const c
  * tree (`warplint src` on a checkout of part of kaldi, whose only build file
  * is src/cudamatrix/Makefile: "cudamatrix/cu-common.h" is src's). The first
  * place with a match decides (several matches: nothing inferred). */
-char *wl_inputs_infer_include(const char *name, const char *includer, void *ud) {
+char *wl_inputs_infer_include(const char *name, bool angled, const char *includer, void *ud) {
   job *j = ud;
   run_ctx *rc = j->rc;
   char *canon = wl_canonical_path(includer);
@@ -628,8 +628,8 @@ char *wl_inputs_infer_include(const char *name, const char *includer, void *ud) 
   }
   if (!found && ambiguous && rc->o->verbose)
     fprintf(rc->err,
-            "warplint: note: %s: #include \"%s\": several files of %s match; nothing inferred\n",
-            j->path, name, last);
+            "warplint: note: %s: #include %c%s%c: several files of %s match; nothing inferred\n",
+            j->path, angled ? '<' : '"', name, angled ? '>' : '"', last);
   for (int i = 0; i < 3; i++)
     free(where[i]);
   free(dir);

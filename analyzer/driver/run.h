@@ -126,7 +126,7 @@ void wl_inputs_collect_db(run_ctx *rc);
 void wl_inputs_collect_db_headers(run_ctx *rc);
 void wl_inputs_skip_duplicates(run_ctx *rc);
 void wl_inputs_header_roots(run_ctx *rc);
-char *wl_inputs_infer_include(const char *name, const char *includer, void *ud);
+char *wl_inputs_infer_include(const char *name, bool angled, const char *includer, void *ud);
 void wl_inputs_prepare_jobs(run_ctx *rc);
 void wl_inputs_prepare_headers(run_ctx *rc);
 
