@@ -122,7 +122,8 @@ static bool is_missing_include(const wl_parse_diag *d) {
 
 /* The name of an #include ("..." or <...>) that did not resolve (d is its
  * diagnostic), copied into buf (*angled: spelled <...>); NULL when d is
- * something else or the include is in a file that is not the user's. A project's own headers included with
+ * something else or the include is in a file that is not the user's. A project's own headers
+ * included with
  * <...> (moderngpu's <moderngpu/kernel_scan.hxx>, cub's <cub/cub.cuh>) need
  * an -I like quoted ones. */
 static const char *missing_quoted(const wl_tu *tu, const wl_parse_diag *d, char *buf, size_t n,
@@ -203,7 +204,108 @@ typedef struct file_run {
   bool again; /* parse again with the include directories inferred */
   wl_findings *found;
   unsigned nfound;
+  wl_vec host; /* host_extent*: the function bodies of the batches */
 } file_run;
+
+/* Where a function's body is, and whether the function is host-only: a
+ * parse error there costs the analysis nothing, the rules read device code. */
+typedef struct host_extent {
+  char *file;
+  unsigned begin, end;
+  bool host;
+} host_extent;
+
+/* Whether the text of a body may hold a lambda expression: a `]` followed
+ * by `(`, `{`, `<` or a word (a specifier, a macro such as __device__). A
+ * __device__ lambda whose body has an error is dropped with it, so an error
+ * in such a host function may cost device code. */
+static bool may_hold_lambda(const wl_tu *tu, wl_range r) {
+  const char *src = NULL;
+  size_t len = 0;
+  if (wl_tu_in_main(tu, r.begin)) {
+    src = tu->source, len = tu->source_len;
+  } else {
+    const wl_tu_file *tf = wl_tu_file_of(tu, r.begin);
+    if (tf)
+      src = tf->source, len = tf->source_len;
+  }
+  if (!src || r.end.offset > len || r.begin.offset >= r.end.offset)
+    return true;
+  for (size_t i = r.begin.offset; i < r.end.offset; i++) {
+    if (src[i] != ']')
+      continue;
+    size_t k = i + 1;
+    while (k < r.end.offset && (src[k] == ' ' || src[k] == '\t' || src[k] == '\n'))
+      k++;
+    char c = k < r.end.offset ? src[k] : ';';
+    if (c == '(' || c == '{' || c == '<' || c == '_' || (c >= 'a' && c <= 'z') ||
+        (c >= 'A' && c <= 'Z'))
+      return true;
+  }
+  return false;
+}
+
+/* A host-only function (neither __device__ nor __global__) whose body holds
+ * no lambda: a parse error in it costs no device code. */
+static bool host_only(const wl_tu *tu, const wl_func *f) {
+  return (f->flags & WL_F_HOST) && !(f->flags & (WL_F_GLOBAL | WL_F_DEVICE)) &&
+         !(f->flags & WL_F_LAMBDA) && !may_hold_lambda(tu, f->body->range);
+}
+
+/* Narrows *best (the size of the innermost body holding at so far) with one
+ * body; *host says whether the innermost one is a host-only function's. */
+static void innermost(const char *file, unsigned begin, unsigned end, bool host, const wl_loc *at,
+                      unsigned *best, bool *in_host) {
+  if (file && (file == at->file || strcmp(file, at->file) == 0) && at->offset >= begin &&
+      at->offset < end && end - begin < *best) {
+    *best = end - begin;
+    *in_host = host;
+  }
+}
+
+/* Whether parse error d lies in the body of a host-only function without
+ * lambdas (host_only): the innermost body that holds it, of the TU's
+ * functions or of those its batches held (fr). */
+static bool host_only_error(const wl_tu *tu, const file_run *fr, const wl_parse_diag *d) {
+  if (!d->loc.file)
+    return false;
+  unsigned best = ~0u;
+  bool in_host = false;
+  for (unsigned i = 0; i < tu->nfuncs; i++) {
+    const wl_func *f = tu->funcs[i];
+    if (f->body)
+      innermost(f->body->range.begin.file, f->body->range.begin.offset, f->body->range.end.offset,
+                host_only(tu, f), &d->loc, &best, &in_host);
+  }
+  for (size_t i = 0; fr && i < fr->host.n; i++) {
+    const host_extent *h = fr->host.v[i];
+    innermost(h->file, h->begin, h->end, h->host, &d->loc, &best, &in_host);
+  }
+  return in_host;
+}
+
+static void record_host_extents(file_run *fr, const wl_tu *tu) {
+  for (unsigned i = 0; i < tu->nfuncs; i++) {
+    const wl_func *f = tu->funcs[i];
+    if (!f->body || !f->body->range.begin.file)
+      continue;
+    host_extent *h = wl_xcalloc(1, sizeof *h);
+    h->file = wl_xstrdup(f->body->range.begin.file);
+    h->begin = f->body->range.begin.offset;
+    h->end = f->body->range.end.offset;
+    h->host = host_only(tu, f);
+    wl_vec_push(&fr->host, h);
+  }
+}
+
+static void free_host_extents(file_run *fr) {
+  for (size_t i = 0; i < fr->host.n; i++) {
+    host_extent *h = fr->host.v[i];
+    free(h->file);
+    free(h);
+  }
+  wl_vec_free(&fr->host);
+}
 
 static void prepare_file(wl_tu *tu, const wl_analyze_opts *o, wl_analyze_info *info,
                          const char *path);
@@ -246,6 +348,7 @@ static void tu_view_restore(wl_tu *tu, tu_view saved) {
 
 static void run_on_batch(wl_tu *tu, void *ud) {
   file_run *fr = ud;
+  record_host_extents(fr, tu);
   rules_only(tu, fr->path, fr->o, &fr->found[0]);
   for (unsigned i = 0; i < tu->nfiles; i++) {
     const wl_tu_file *tf = &tu->files[i];
@@ -303,8 +406,11 @@ static wl_parse_status parse_inferring(wl_parser *p, const char *path, const cha
   if (st == WL_PARSE_OK && o->parse.verbose)
     for (unsigned i = 0; i < tu->ndiags; i++) {
       const wl_parse_diag *d = &tu->diags[i];
-      fprintf(stderr, "%s:%u:%u: note: could not resolve: %s\n", d->loc.file ? d->loc.file : path,
-              d->loc.line, d->loc.col, d->message);
+      fprintf(stderr, "%s:%u:%u: note: could not resolve: %s%s\n", d->loc.file ? d->loc.file : path,
+              d->loc.line, d->loc.col, d->message,
+              !is_missing_include(d) && host_only_error(tu, fr, d)
+                  ? " (in host code: not counted as incomplete)"
+                  : "");
     }
   *out = tu;
   return st;
@@ -639,8 +745,10 @@ wl_parse_status wl_analyze_file_ex(wl_parser *p, const char *path, const char *c
   fr.info = info;
   fr.path = path;
   wl_parse_status st = parse_inferring(p, path, contents, o, &tu, info, err, &fr);
-  if (st != WL_PARSE_OK)
+  if (st != WL_PARSE_OK) {
+    free_host_extents(&fr);
     return st;
+  }
   if (!tu->batched)
     prepare_file(tu, o, info, path);
   for (unsigned i = 0; info && i < tu->ndeps; i++) {
@@ -664,8 +772,8 @@ wl_parse_status wl_analyze_file_ex(wl_parser *p, const char *path, const char *c
           wl_buf_add(&name, q + 1, (size_t)(e - q - 1));
           wl_vec_push(&info->missing, wl_buf_detach(&name));
         }
-      } else if (user)
-        info->nerrors++;
+      } else if (user && !host_only_error(tu, &fr, d))
+        info->nerrors++; /* an error in a host-only function's body costs no device code */
     }
   /* the rules over the whole TU, or the batches' findings (fr.found) */
   wl_findings main_found;
@@ -702,6 +810,7 @@ wl_parse_status wl_analyze_file_ex(wl_parser *p, const char *path, const char *c
   for (unsigned i = 0; i < fr.nfound; i++)
     wl_findings_free(&fr.found[i]);
   free(fr.found);
+  free_host_extents(&fr);
   wl_findings_free(&main_found);
   wl_tu_free(tu);
   return WL_PARSE_OK;

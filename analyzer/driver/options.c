@@ -111,7 +111,7 @@ static const char usage_text[] =
     "  --no-infer-includes        do not search the project for #includes that do\n"
     "                             not resolve (see the README)\n"
     "  --strict                   exit 2 when the analysis was incomplete (unresolved\n"
-    "                             includes or parse errors)\n"
+    "                             includes, or parse errors outside host-only code)\n"
     "  -- ARGS...                 pass the remaining arguments to clang\n"
     "\n"
     "Long options may be abbreviated to a unique prefix; a value follows after '=' or a\n"

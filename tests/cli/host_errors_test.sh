@@ -1,0 +1,60 @@
+#!/bin/sh
+# "analysis incomplete" counts what the analysis lost: a parse error in the
+# body of a host-only function (llm.c's host code calling isfinite on a
+# type the toolkit does not declare it for) costs no device code and is not
+# counted; one in device code, in a __device__ lambda of a host function, or
+# outside every function (a declaration device code may use) is, and so is
+# an #include that does not resolve. -v says which errors were not counted.
+# Usage: host_errors_test.sh <warplint> <source-dir>
+WL=$1
+SRC=$2
+. "$SRC/tests/cli/lib.sh"
+
+D="$T/p"
+mkdir -p "$D"
+# a host function with two errors, a kernel with a finding
+cat >"$D/host.cu" <<'CU'
+__global__ void k(int *p) { p[0] = __shfl(p[1], 0); }
+int check(const float *h, int n) {
+  int bad = 0;
+  for (int i = 0; i < n; i++)
+    bad += !no_such_function(h[i]);
+  undeclared_t t;
+  k<<<1, 32>>>((int *)0);
+  return bad;
+}
+CU
+expect_exit 1 -- "$WL" --no-cache --strict "$D/host.cu"
+lacks "$T/err" "analysis incomplete" "errors in a host function only: complete"
+count_is "$T/out" "host.cu:1:.*__shfl" 1 "the kernel's finding"
+expect_exit 1 -- "$WL" --no-cache -v "$D/host.cu"
+count_is "$T/err" "could not resolve: .*(in host code: not counted as incomplete)" 2 "-v marks the host errors"
+
+# the same in a file large enough (over 1 MiB) to be lowered in batches
+{ cat "$D/host.cu"; python3 -c "import sys; sys.stdout.write('// ' + 'x' * 80 + '\\n') " ; } >"$D/big.cu"
+python3 -c "import sys; sys.stdout.write(('// ' + 'x' * 1020 + '\\n') * 1100)" >>"$D/big.cu"
+expect_exit 1 -- "$WL" --no-cache --strict "$D/big.cu"
+lacks "$T/err" "analysis incomplete" "batched: errors in a host function only: complete"
+count_is "$T/out" "big.cu:1:.*__shfl" 1 "batched: the kernel's finding"
+{ cat "$D/host.cu"; printf '__device__ int d(int v) { return no_such_function(v); }\n'; python3 -c "import sys; sys.stdout.write(('// ' + 'x' * 1020 + '\\n') * 1100)"; } >"$D/big2.cu"
+expect_exit 2 -- "$WL" --no-cache --strict "$D/big2.cu"
+contains "$T/err" "(0 unresolved #includes, 1 parse error)" "batched: the device error counted, the host ones not"
+
+# the same error in a kernel, in a __device__ function, in a __device__
+# lambda of a host function, and at file scope: each counted
+printf '__global__ void k(int *p) { p[0] = no_such_function(p[1]); }\n' >"$D/kernel.cu"
+printf '__device__ int d(int v) { return no_such_function(v); }\n__global__ void k(int *p) { p[0] = d(p[1]); }\n' >"$D/device.cu"
+printf 'template <class F> __global__ void run(F f) { f(); }\nvoid host(int *p) {\n  run<<<1, 1>>>([=] __device__ () { p[0] = no_such_function(p[1]); });\n}\n' >"$D/lambda.cu"
+printf 'undeclared_t g_table[4];\n__global__ void k(int *p) { p[0] = __shfl(p[1], 0); }\n' >"$D/scope.cu"
+printf '#include "not_there.cuh"\nint host(void) { return no_such_function(1); }\n__global__ void k(int *p) { p[0] = 1; }\n' >"$D/include.cu"
+for f in kernel device lambda scope; do
+  expect_exit 2 -- "$WL" --no-cache --strict "$D/$f.cu"
+  contains "$T/err" "analysis incomplete in 1 of 1 file (0 unresolved #includes, 1 parse error)" "$f.cu: the error is counted"
+done
+expect_exit 2 -- "$WL" --no-cache --strict --no-infer-includes "$D/include.cu"
+contains "$T/err" "analysis incomplete in 1 of 1 file (1 unresolved #include, 0 parse errors)" "an unresolved include counts, the host error does not"
+# JSON carries the same count
+expect_exit 1 -- "$WL" --no-cache --format=json "$D/host.cu" "$D/kernel.cu"
+contains "$T/err" "analysis incomplete in 1 of 2 files" "JSON run: one of the two files incomplete"
+
+finish "host errors tests"
