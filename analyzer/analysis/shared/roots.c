@@ -172,6 +172,20 @@ static bool scan_params_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
   return true;
 }
 
+/* A parameter named as a warp's index (warp, warp_id, wid) is the same in
+ * every lane of the warp; one that names the thread's place in something of
+ * the warp (b40c's warpscan_tid, warp_lane, tid_in_warp) is a thread index. */
+static bool names_warp_index(const char *name) {
+  if (!wl_builtin_name_says_warp(name))
+    return false;
+  char low[64];
+  size_t k = 0;
+  for (; name[k] && k + 1 < sizeof low; k++)
+    low[k] = (char)((name[k] >= 'A' && name[k] <= 'Z') ? name[k] - 'A' + 'a' : name[k]);
+  low[k] = 0;
+  return !strstr(low, "tid") && !strstr(low, "lane") && !strstr(low, "thread");
+}
+
 static void scan_params(ctx *c, const wl_func *f) {
   unsigned n = f->nparams;
   if (!n)
@@ -185,7 +199,7 @@ static void scan_params(ctx *c, const wl_func *f) {
     if (ps.array[i] && (p->type & WL_T_POINTER))
       wl_vec_push(&c->array_params, (void *)p);
     if (!kernel && ps.plain[i] && ps.moved[i] && smd_is_int_type(p->type) &&
-        !(p->type & WL_T_POINTER) && !wl_builtin_name_says_warp(p->name))
+        !(p->type & WL_T_POINTER) && !names_warp_index(p->name))
       wl_vec_push(&c->tid_params, (void *)p);
   }
   free(ps.plain);
@@ -332,6 +346,63 @@ static void analyze_root(wl_smem *sm, const wl_tu *tu, const wl_func *f) {
     analyze_root_as(sm, tu, f, &f->tinsts[i]);
 }
 
+/* Marks as called the templates whose instantiations a real root reaches: a
+ * kernel, or an uncalled device function that is not itself an instantiation;
+ * returns which functions such roots reach. An instantiation that only other
+ * instantiations with no real caller reach (b40c's Cta<...>::Tile<...>::
+ * WarpCull, called from a Dispatch<...>::Kernel instantiation that the kernel
+ * template calls through a dependent name, which hands the shared memory on
+ * through a constructor and a reference member not followed here) was never
+ * run with the memory of a use: wl_smem_build analyzes it on its own, with
+ * its pointer and reference parameters as the memory, and its template stays
+ * a root too. */
+typedef struct reach_scan {
+  const wl_tu *tu;
+  tu_scan *t;
+  bool *seen;
+  wl_vec work; /* indexes + 1 */
+} reach_scan;
+
+static void reach_add(reach_scan *r, const wl_func *f) {
+  uintptr_t i = f ? (uintptr_t)wl_hmap_get(&r->t->index, f) : 0;
+  if (!i || r->seen[i - 1] || !f->body)
+    return;
+  r->seen[i - 1] = true;
+  wl_vec_push(&r->work, (void *)i);
+}
+
+static bool reach_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  if (e->kind == WL_E_CALL)
+    reach_add(ud, e->callee ? e->callee : sme_lambda_of(e));
+  return true;
+}
+
+static bool *pattern_seen(const wl_tu *tu, tu_scan *t, wl_hmap *by_usr) {
+  reach_scan r = {tu, t, wl_xcalloc(tu->nfuncs + 1, sizeof *r.seen), {0}};
+  for (unsigned i = 0; i < tu->nfuncs; i++) {
+    const wl_func *f = tu->funcs[i];
+    if (!f->body || (f->flags & WL_F_LAMBDA))
+      continue;
+    if ((f->flags & WL_F_GLOBAL) || ((f->flags & WL_F_DEVICE) && !t->called[i] && !f->pattern_usr))
+      reach_add(&r, f);
+  }
+  wl_visitor v = {NULL, reach_expr, &r, true};
+  while (r.work.n) {
+    uintptr_t i = (uintptr_t)r.work.v[--r.work.n];
+    wl_walk_stmt(tu->funcs[i - 1]->body, &v);
+  }
+  for (unsigned i = 0; i < tu->nfuncs; i++) {
+    if (!r.seen[i] || !t->called[i] || !tu->funcs[i]->pattern_usr)
+      continue;
+    uintptr_t j = (uintptr_t)wl_hmap_get(by_usr, tu->funcs[i]->pattern_usr);
+    if (j)
+      t->called[j - 1] = true;
+  }
+  wl_vec_free(&r.work);
+  return r.seen;
+}
+
 wl_smem *wl_smem_build(const wl_tu *tu) {
   wl_smem *sm = wl_xcalloc(1, sizeof *sm);
   wl_hmap_init(&sm->shared_locals, false);
@@ -348,20 +419,15 @@ wl_smem *wl_smem_build(const wl_tu *tu) {
     if (tu->funcs[i]->body)
       wl_walk_stmt(tu->funcs[i]->body, &v);
   /* a template whose instantiation is called (the call runs the
-   * instantiation's body, see lower_link_calls) is not analyzed on its own
-   * as well: its code was seen with the numbers of a real use */
+   * instantiation's body, see lower_link_calls) from code that a real root
+   * reaches is not analyzed on its own as well: its code was seen with the
+   * numbers of a real use (pattern_seen) */
   wl_hmap by_usr;
   wl_hmap_init(&by_usr, true);
   for (unsigned i = 0; i < tu->nfuncs; i++)
     if (tu->funcs[i]->usr && tu->funcs[i]->body)
       wl_hmap_put(&by_usr, tu->funcs[i]->usr, (void *)(uintptr_t)(i + 1), false);
-  for (unsigned i = 0; i < tu->nfuncs; i++) {
-    if (!t.called[i] || !tu->funcs[i]->pattern_usr)
-      continue;
-    uintptr_t j = (uintptr_t)wl_hmap_get(&by_usr, tu->funcs[i]->pattern_usr);
-    if (j)
-      t.called[j - 1] = true;
-  }
+  bool *seen = pattern_seen(tu, &t, &by_usr);
   wl_hmap_free(&by_usr);
   for (unsigned i = 0; i < tu->nfuncs; i++) {
     const wl_func *f = tu->funcs[i];
@@ -376,7 +442,10 @@ wl_smem *wl_smem_build(const wl_tu *tu) {
       continue;
     if (kernel || (device && !t.called[i]))
       analyze_root(sm, tu, f);
+    else if (device && f->pattern_usr && !seen[i] && has_storage_param(f))
+      analyze_root(sm, tu, f); /* an instantiation no real root reaches */
   }
+  free(seen);
   wl_hmap_free(&t.index);
   free(t.called);
   return sm;
