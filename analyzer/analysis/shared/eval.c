@@ -898,8 +898,21 @@ static const wl_func *template_function_arg(const ctx *c, const wl_expr *e) {
   return found;
 }
 
+/* `a == b`, `x & m` on dependent types in a template: clang keeps the
+ * operator unresolved and lowering names one of the overloads visible there
+ * (cusp's operator== of array1d, namespace-scope templates of a library) as
+ * its callee, which an instantiation for numbers would not call (an operator
+ * that is not a template, such as a file's operator+= of its vec3, is what
+ * the code means and stays inlined); running
+ * that body would bind the operands to its reference parameters and forget
+ * their values (cusp's thread_lane, b40c's vertex ids). */
+bool sme_dependent_builtin_op(const wl_expr *e) {
+  return (e->type & WL_T_DEPENDENT) && e->nargs == 2 && operator_binop(e->name) != WL_B_NONE &&
+         (!e->callee || e->callee->ntparams > 0 || (e->callee->flags & WL_F_TEMPLATE));
+}
+
 static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
-  if (e->callee && e->callee->body)
+  if (e->callee && e->callee->body && !sme_dependent_builtin_op(e))
     return inline_call(c, st, e, e->callee, 0);
   const wl_func *targ = template_function_arg(c, e);
   if (targ)
@@ -908,7 +921,7 @@ static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
   if (copied)
     return copied;
   int bop = (e->type & WL_T_DEPENDENT) || !e->callee_usr ? operator_binop(e->name) : WL_B_NONE;
-  if (bop != WL_B_NONE && e->nargs == 2 && !e->callee_is_method) {
+  if (bop != WL_B_NONE && e->nargs == 2 && (!e->callee_is_method || sme_dependent_builtin_op(e))) {
     /* a * b on dependent types: the built-in operator, as the template is
      * instantiated for numbers */
     wl_expr as_op = *e;

@@ -185,7 +185,7 @@ static bool collect_assigned_expr(const wl_expr *e, const wl_stmt *in, void *ud)
            (e->op == WL_U_PREINC || e->op == WL_U_PREDEC || e->op == WL_U_POSTINC ||
             e->op == WL_U_POSTDEC || e->op == WL_U_ADDROF))
     add_assigned(as, ref_var(e->args[0]));
-  else if (e->kind == WL_E_CALL && e->callee)
+  else if (e->kind == WL_E_CALL && e->callee && !sme_dependent_builtin_op(e))
     for (unsigned i = 0; i < e->nargs && i < e->callee->nparams; i++)
       if (e->callee->params[i]->type & WL_T_REFERENCE)
         add_assigned(as, ref_var(e->args[i]));

@@ -262,6 +262,9 @@ addr sme_eval_addr(ctx *c, state *st, const wl_expr *e);
 const val *sme_compare(ctx *c, int op, const val *a, const val *b);
 const wl_func *sme_lambda_of(const wl_expr *e);
 const val *sme_eval(ctx *c, state *st, const wl_expr *e);
+/* `a == b` on dependent types: the built-in operator, whatever overload
+ * lowering linked the call to (eval.c) */
+bool sme_dependent_builtin_op(const wl_expr *e);
 
 /* exec.c */
 bool smx_step(ctx *c);
