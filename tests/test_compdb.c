@@ -60,10 +60,18 @@ static const struct {
      WL_LANG_UNKNOWN, 0},
     {"nvcc -arch=native -c x.cu", "", 0, WL_LANG_UNKNOWN, 0},
     /* what only matters to code generation, the host compiler or linking is dropped */
-    {"nvcc --expt-relaxed-constexpr --expt-extended-lambda -rdc=true -lineinfo -G --use_fast_math "
+    {"nvcc --expt-relaxed-constexpr --expt-extended-lambda -rdc=false -lineinfo -G --use_fast_math "
      "-Wno-deprecated-gpu-targets -ccbin /usr/bin/g++-12 -Xcompiler -fopenmp,-Wall -Xptxas -v "
      "-maxrregcount=64 --default-stream per-thread -c x.cu -o x.o",
      "", 0, WL_LANG_UNKNOWN, 0},
+    /* relocatable device code becomes clang's -fgpu-rdc, once (NCCL's -dc builds declare
+     * `extern __shared__ T x;`, which clang rejects without it) */
+    {"nvcc -rdc=true -c x.cu", "-fgpu-rdc", 0, WL_LANG_UNKNOWN, 0},
+    {"nvcc -DA -dc x.cu -o x.o", "-DA|-fgpu-rdc", 0, WL_LANG_UNKNOWN, 0},
+    {"nvcc --relocatable-device-code true --device-c -rdc=true -c x.cu", "-fgpu-rdc", 0,
+     WL_LANG_UNKNOWN, 0},
+    {"nvcc --relocatable-device-code=false -c x.cu", "", 0, WL_LANG_UNKNOWN, 0},
+    {"clang++ -x cuda -fgpu-rdc -c x.cu", "-fgpu-rdc", 0, WL_LANG_CUDA, 0},
     /* macros and includes inside -Xcompiler reach the preprocessor */
     {"nvcc -Xcompiler -DHOST_MACRO,-fPIC -Xcompiler=-I/h -c x.cu", "-DHOST_MACRO|-I/h", 0,
      WL_LANG_UNKNOWN, 0},

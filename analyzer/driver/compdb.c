@@ -112,6 +112,7 @@ typedef enum {
   K_GENCODE,
   K_XCOMPILER,
   K_OPTFILE,
+  K_RDC, /* -rdc=true: relocatable device code, clang's -fgpu-rdc */
   K_DROP /* understood, irrelevant: dropped with its value */
 } opt_kind;
 
@@ -201,8 +202,8 @@ static const opt_def value_opts[] = {
     {"--diag-warn", K_DROP, F_EQ | F_SEP},
     {"-default-stream", K_DROP, F_EQ | F_SEP},
     {"--default-stream", K_DROP, F_EQ | F_SEP},
-    {"-rdc", K_DROP, F_EQ | F_SEP},
-    {"--relocatable-device-code", K_DROP, F_EQ | F_SEP},
+    {"-rdc", K_RDC, F_EQ | F_SEP},
+    {"--relocatable-device-code", K_RDC, F_EQ | F_SEP},
     {"-ftz", K_DROP, F_EQ | F_SEP},
     {"--ftz", K_DROP, F_EQ | F_SEP},
     {"-prec-div", K_DROP, F_EQ | F_SEP},
@@ -267,6 +268,7 @@ typedef struct translator {
   size_t narchs, cap;
   wl_vec optfiles;    /* char*: canonical paths of the options files being read (a cycle) */
   unsigned noptfiles; /* options files read for this command */
+  bool rdc;           /* -fgpu-rdc pushed */
 } translator;
 
 /* Options files of one command: nested at most this deep, at most this many. */
@@ -454,6 +456,16 @@ static bool is_known_flag(const char *a) {
   return false;
 }
 
+/* Relocatable device code (nvcc -dc, -rdc=true; clang -fgpu-rdc): clang
+ * then accepts what only such builds allow, such as NCCL's
+ * `extern __shared__ ncclShmemData ncclShmem;` (not an array), which it
+ * otherwise rejects and drops every use of. */
+static void rdc(translator *t) {
+  if (!t->rdc)
+    push(t, "-fgpu-rdc");
+  t->rdc = true;
+}
+
 /* host: the words of -Xcompiler, where only macros and include paths matter. */
 static void translate(translator *t, const char *const *av, size_t ac, int depth, bool host) {
   for (size_t i = 0; i < ac; i++) {
@@ -464,6 +476,11 @@ static void translate(translator *t, const char *const *av, size_t ac, int depth
     }
     if (a[0] != '-' || a[1] == '\0')
       continue; /* inputs (the file itself) and outputs */
+    if (!host &&
+        (strcmp(a, "-dc") == 0 || strcmp(a, "--device-c") == 0 || strcmp(a, "-fgpu-rdc") == 0)) {
+      rdc(t);
+      continue;
+    }
     const opt_def *d = NULL;
     const char *v = NULL;
     for (size_t k = 0; k < sizeof value_opts / sizeof value_opts[0]; k++)
@@ -517,6 +534,10 @@ static void translate(translator *t, const char *const *av, size_t ac, int depth
       break;
     }
     case K_OPTFILE: options_file(t, v, depth); break;
+    case K_RDC:
+      if (strcmp(v, "true") == 0)
+        rdc(t);
+      break;
     case K_DROP: break;
     }
   }
