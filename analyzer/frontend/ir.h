@@ -127,6 +127,7 @@ struct wl_expr {
   wl_loc loc;                 /* the node's own location (a call: start of callee name) */
   const wl_macro_info *macro; /* non-NULL when the node comes from a macro */
   const char *name;           /* REF/MEMBER/CALL name, STRING spelling */
+  const char *cast_type;      /* CAST to a pointer: clang's spelling of the type, else NULL */
   wl_var *var;                /* REF to a variable or parameter */
   /* CALL: callee facts */
   wl_expr *callee_expr;   /* CALL: the callee expression (REF, MEMBER with the object, ...) */

@@ -980,6 +980,10 @@ static wl_expr *lower_expr_node(lower_ctx *L, CXCursor c) {
     }
     if (e->nargs == 0)
       e->kind = WL_E_OTHER;
+    /* the target type, for casts of pointers whose text is in another file
+     * than the one analyzed (a header's `(unsigned int *)(temp + n)`) */
+    if (e->type & WL_T_POINTER)
+      e->cast_type = lower_take(L, clang_getTypeSpelling(clang_getCursorType(c)));
     eval_int(c, e);
     return e;
   }

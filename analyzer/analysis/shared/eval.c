@@ -1135,6 +1135,8 @@ static const val *cast_ptr(ctx *c, const wl_expr *e, const val *p) {
       tag = sme_norm_type(c, t, true);
     }
   }
+  if (!tag && e->cast_type && !(e->type & WL_T_DEPENDENT))
+    tag = sme_norm_type(c, e->cast_type, true); /* a macro, another file */
   if (tag && tag == p->tag)
     return p;
   if ((e->type & WL_T_DEPENDENT) && p->tag) {
@@ -1148,6 +1150,15 @@ static const val *cast_ptr(ctx *c, const wl_expr *e, const val *p) {
   long long z;
   bool at_base = p->f && wl_lf_const_value(p->f, &z) && z == 0;
   val *q = (val *)smd_vptr_with(c, p, at_base ? p->f : NULL);
+  /* (unsigned int *)(temp + 2 * blockDim.x) of a T *temp: another element
+   * type at an offset that is the same in every lane but cannot be counted in
+   * the new type (sizeof(T) is not known): the start of a region of the
+   * storage, a host-chosen number of the new elements from its base, the same
+   * wherever this cast is evaluated. Accesses through it meet each other
+   * (cudpp's segmented scans keep their indices and flags behind the data),
+   * not those of the old element type. */
+  if (!at_base && tag && p->f && wl_lf_uniform(p->f))
+    q->f = smd_param_form(c, e, "%cast-base", 0, WL_INF);
   q->tag = tag;
   q->nshape = 0;
   memset(q->shape, 0, sizeof q->shape);
