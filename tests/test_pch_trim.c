@@ -4,8 +4,9 @@
  * functions its list of unused file-scoped declarations; each loads
  * afterwards without a complaint and with its functions callable, and a file
  * loading it no longer deserializes every function (less AST memory); a
- * second edit finds no list, a header of inline host functions has none, and
- * truncated or foreign bytes are left as they are. */
+ * second edit finds no list, a header of inline host functions has none,
+ * truncated or foreign bytes are left as they are, and the headers warplint
+ * builds (pch.c) come out edited. */
 #define _XOPEN_SOURCE 700 /* mkdtemp */
 #include <check.h>
 #include <clang-c/Index.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "pch.h"
 #include "pch_trim.h"
 
 Suite *wl_suite_pch_trim(void);
@@ -198,6 +200,28 @@ START_TEST(leaves_other_bytes_alone) {
 }
 END_TEST
 
+/* pch.c edits what it builds: its file has no list left to drop. */
+START_TEST(built_headers_are_trimmed) {
+  fixture fx;
+  build(&fx, DEVICE_INLINE); /* for its funcs.h */
+  char text[200];
+  snprintf(text, sizeof text, "#include \"%s\"\n", fx.header);
+  struct CXUnsavedFile uf = {"/wl-pchtrim-top.cuh", text, (unsigned long)strlen(text)};
+  wl_pch_cache *c = wl_pch_cache_new(NULL);
+  CXIndex idx = clang_createIndex(1, 0);
+  const char *path = wl_pch_get(c, idx, uf.Filename, cuda_args, NCUDA_ARGS, &uf, 1);
+  ck_assert_ptr_nonnull(path);
+  size_t len = 0;
+  char *data = wl_read_file(path, &len);
+  ck_assert_ptr_nonnull(data);
+  ck_assert_int_eq(wl_pch_trim((unsigned char *)data, len), WL_PCH_NO_LIST);
+  free(data);
+  clang_disposeIndex(idx);
+  wl_pch_cache_free(c);
+  cleanup(&fx);
+}
+END_TEST
+
 Suite *wl_suite_pch_trim(void) {
   Suite *s = suite_create("pch_trim");
   TCase *tc = tcase_create("trim");
@@ -206,6 +230,7 @@ Suite *wl_suite_pch_trim(void) {
   tcase_add_test(tc, trims_unused_statics);
   tcase_add_test(tc, host_header_has_no_list);
   tcase_add_test(tc, leaves_other_bytes_alone);
+  tcase_add_test(tc, built_headers_are_trimmed);
   suite_add_tcase(s, tc);
   return s;
 }
