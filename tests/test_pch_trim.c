@@ -194,6 +194,10 @@ START_TEST(leaves_other_bytes_alone) {
   memcpy(junk_copy, junk, sizeof junk);
   ck_assert_int_eq(wl_pch_trim(junk, sizeof junk), WL_PCH_UNKNOWN_FILE);
   ck_assert(memcmp(junk, junk_copy, sizeof junk) == 0);
+  /* a file that cannot be read is left alone, not an error */
+  wl_pch_trim_result r = WL_PCH_TRIMMED;
+  ck_assert(wl_pch_trim_file("/nonexistent/wl-pchtrim.pch", &r));
+  ck_assert_int_eq(r, WL_PCH_UNKNOWN_FILE);
   free(copy);
   free(data);
   cleanup(&fx);

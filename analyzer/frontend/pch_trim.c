@@ -27,7 +27,6 @@
 #include <unistd.h>
 
 #include "buf.h"
-#include "fdio.h"
 
 /* clang 19's serialization codes (clang/Serialization/ASTBitCodes.h) */
 #define AST_BLOCK_ID 8
@@ -340,7 +339,13 @@ static void read_block(walk *w, uint64_t bid, unsigned width) {
   free(local.v);
 }
 
-wl_pch_trim_result wl_pch_trim(unsigned char *data, size_t len) {
+/* wl_pch_trim; span[l] gets the first and last byte changed for list l
+ * (first > last: unchanged). */
+static wl_pch_trim_result trim(unsigned char *data, size_t len, size_t span[NLISTS][2]) {
+  for (size_t l = 0; l < NLISTS; l++) {
+    span[l][0] = 1;
+    span[l][1] = 0;
+  }
   if (len < 8 || memcmp(data, "CPCH", 4) != 0 || len > (SIZE_MAX >> 4))
     return WL_PCH_UNKNOWN_FILE;
   walk w;
@@ -389,6 +394,8 @@ wl_pch_trim_result wl_pch_trim(unsigned char *data, size_t len) {
     /* the replacement in VBR6: 5-bit chunks, all but the last with the
      * continuation bit */
     uint64_t p = w.list_pos[l];
+    span[l][0] = (size_t)(p >> 3);
+    span[l][1] = (size_t)((p + lists[l].bits - 1) >> 3);
     unsigned nchunks = lists[l].bits / 6, v = lists[l].replacement;
     for (unsigned c = 0; c < nchunks; c++, v >>= 5) {
       unsigned chunk = (v & 31u) | (c + 1 < nchunks ? 32u : 0u);
@@ -404,17 +411,28 @@ wl_pch_trim_result wl_pch_trim(unsigned char *data, size_t len) {
   return WL_PCH_TRIMMED;
 }
 
+wl_pch_trim_result wl_pch_trim(unsigned char *data, size_t len) {
+  size_t span[NLISTS][2];
+  return trim(data, len, span);
+}
+
 bool wl_pch_trim_file(const char *path, wl_pch_trim_result *result) {
   *result = WL_PCH_UNKNOWN_FILE;
   size_t len = 0;
   char *text = wl_read_file(path, &len);
-  if (!text)
-    return false;
+  if (!text) /* unreadable or too large: left as it is, still a valid file */
+    return true;
   bool ok = true;
-  *result = wl_pch_trim((unsigned char *)text, len);
+  size_t span[NLISTS][2];
+  *result = trim((unsigned char *)text, len, span);
   if (*result == WL_PCH_TRIMMED) {
+    /* only the changed bytes are written */
     int fd = open(path, O_WRONLY | O_CLOEXEC);
-    ok = fd >= 0 && wl_fd_write_all(fd, text, len);
+    ok = fd >= 0;
+    for (size_t l = 0; ok && l < NLISTS; l++)
+      if (span[l][0] <= span[l][1])
+        ok = pwrite(fd, text + span[l][0], span[l][1] - span[l][0] + 1, (off_t)span[l][0]) ==
+             (ssize_t)(span[l][1] - span[l][0] + 1);
     if (fd >= 0 && close(fd) != 0)
       ok = false;
   }

@@ -27,8 +27,10 @@ typedef enum wl_pch_trim_result {
  * change). Nothing is changed unless the result is WL_PCH_TRIMMED. */
 wl_pch_trim_result wl_pch_trim(unsigned char *data, size_t len);
 
-/* The same on a file (read, edited, written back in place); false when the
- * file could not be read or written. */
+/* The same on a file (read, and its changed bytes written back in place);
+ * false when writing failed (the file may then be damaged). A file that
+ * cannot be read (or is over WL_READ_MAX) is left as it is: true,
+ * WL_PCH_UNKNOWN_FILE. */
 bool wl_pch_trim_file(const char *path, wl_pch_trim_result *result);
 
 #endif
