@@ -40,7 +40,11 @@ enum {
   SH_BDX = 1u << 4,  /* blockDim.x (times blockDim.y) */
   SH_BDY = 1u << 5,  /* blockDim.y */
   SH_ROW = 1u << 6,  /* threadIdx.y * blockDim.x (+ threadIdx.z * blockDim.x * blockDim.y) */
-  SH_AM = 1u << 7    /* exactly an __activemask() result */
+  SH_AM = 1u << 7,   /* exactly an __activemask() result */
+  /* a kernel parameter that every launch in the file passes as a multiple
+   * of 32 or as the block's own width (launch_wdiv): threadIdx.x divided by
+   * it is a warp id, or 0 in the whole block */
+  SH_WDIV = 1u << 8
 };
 
 typedef struct lv {
@@ -218,9 +222,11 @@ struct finfo {
    * launch_bx threads wide (0: none seen, or not all the same, or not
    * known), launch_z1 whether every one gives them a depth of 1,
    * launch_warps whether every one gives them a known width that is a
-   * multiple of 32. */
+   * multiple of 32; launch_wdiv has bit i when every one passes parameter
+   * i a multiple of 32 or the block's width (SH_WDIV). */
   long long launch_bx;
   bool launch_z1, launch_warps, launch_seen;
+  uint64_t launch_wdiv;
 };
 
 struct wl_lanes {
@@ -525,7 +531,7 @@ static lv binop(walker *W, const wl_expr *e, int op, lv a, lv b) {
     if (fold(be, &c))
       by_warp = shr ? (c >= 5 && c < 64) : (c > 0 && c % 32 == 0);
     else if (!shr)
-      by_warp = (b.shape & SH_M32) && !(b.flags & LV_LD);
+      by_warp = (b.shape & (SH_M32 | SH_WDIV)) && !(b.flags & LV_LD);
     if (by_warp && (a.shape & (SH_TID | SH_LANE))) {
       /* a warp id (or 0 for a lane id): the same for every lane of the warp */
       r = lv_noshape(b);
@@ -1599,76 +1605,171 @@ static bool host_int(const wl_func *h, const wl_expr *e, long long *x, int depth
   return i && host_int(h, i, x, depth + 1);
 }
 
-/* The x and z extents of a launch's block argument e of host function h:
- * dim3(x, y, z) (the extents it leaves out are 1), a copy of a dim3 local
- * set once (`dim3 block4(4, tpb / 4); k<<<grid, block4>>>`), or an integer
- * (x, with y and z 1). *x is 0 when the x extent is not known. */
-static bool block_extents(const wl_func *h, const wl_expr *e, long long *x, bool *z1, int depth) {
+/* The extents of a launch's block argument e of host function h: dim3(x, y,
+ * z) (the extents it leaves out are 1), a copy of a dim3 local set once
+ * (`dim3 block4(4, tpb / 4); k<<<grid, block4>>>`), or an integer (x, with y
+ * and z 1). d[i] is 0 where an extent is not known. */
+static bool block_extents(const wl_func *h, const wl_expr *e, long long d[3], int depth) {
   e = wl_expr_strip(e);
   if (!e || depth > 8)
     return false;
   if (e->type & WL_T_INTEGER) {
-    *z1 = true;
-    if (!host_int(h, e, x, 0))
-      *x = 0;
+    if (!host_int(h, e, &d[0], 0))
+      d[0] = 0;
+    d[1] = d[2] = 1;
     return true;
   }
   if (e->kind == WL_E_CALL && e->name && strcmp(e->name, "dim3") == 0) {
     if (e->nargs == 1 && !(wl_expr_strip(e->args[0])->type & WL_T_INTEGER))
-      return block_extents(h, e->args[0], x, z1, depth + 1); /* the copy constructor */
-    long long z = 1;
-    *z1 = e->nargs < 3 || (host_int(h, e->args[2], &z, 0) && z == 1);
-    *x = 1;
-    if (e->nargs >= 1 && !host_int(h, e->args[0], x, 0))
-      *x = 0;
+      return block_extents(h, e->args[0], d, depth + 1); /* the copy constructor */
+    for (unsigned i = 0; i < 3; i++) {
+      d[i] = 1;
+      if (i < e->nargs && (!host_int(h, e->args[i], &d[i], 0) || d[i] < 1))
+        d[i] = 0;
+    }
     return true;
   }
   const wl_expr *i = local_init(h, e);
-  return i && block_extents(h, i, x, z1, depth + 1);
+  return i && block_extents(h, i, d, depth + 1);
 }
 
+/* Calls `fn(h, launch, d, ud)` for each launch in the body of a function h
+ * (host code too), with the block's extents d (0 where not known). */
+typedef void (*launch_fn)(const wl_func *h, const wl_expr *launch, const long long d[3], void *ud);
+
 typedef struct launch_find {
-  wl_lanes *L;
   const wl_func *h;
+  launch_fn fn;
+  void *ud;
 } launch_find;
 
 static bool find_launch(const wl_expr *e, const wl_stmt *in, void *ud) {
   (void)in;
   launch_find *lf = ud;
-  if (e->kind != WL_E_CALL || !e->config || !e->callee)
+  if (e->kind != WL_E_CALL || !e->config || !e->callee || !(e->callee->flags & WL_F_GLOBAL))
     return true;
-  finfo *k = finfo_of(lf->L, e->callee);
-  if (!k || !(k->f->flags & WL_F_GLOBAL))
+  long long d[3] = {0, 0, 0};
+  if (e->config->nargs < 2 || !block_extents(lf->h, e->config->args[1], d, 0))
+    d[0] = d[1] = d[2] = 0;
+  lf->fn(lf->h, e, d, lf->ud);
+  return true;
+}
+
+static void each_launch(const wl_tu *tu, launch_fn fn, void *ud) {
+  for (unsigned k = 0; k < tu->nfuncs; k++) {
+    const wl_func *h = tu->funcs[k];
+    if (!h->body)
+      continue;
+    launch_find lf = {h, fn, ud};
+    wl_visitor v = {NULL, find_launch, &lf, true};
+    wl_walk_stmt(h->body, &v);
+  }
+}
+
+/* The expression of a launch's block width: the integer, or dim3's first
+ * argument (through a dim3 local set once); NULL when not known. */
+static const wl_expr *block_x_expr(const wl_func *h, const wl_expr *e, int depth) {
+  e = wl_expr_strip(e);
+  if (!e || depth > 8)
+    return NULL;
+  if (e->type & WL_T_INTEGER)
+    return e;
+  if (e->kind == WL_E_CALL && e->name && strcmp(e->name, "dim3") == 0 && e->nargs >= 1)
+    return (wl_expr_strip(e->args[0])->type & WL_T_INTEGER) ? e->args[0]
+                                                             : block_x_expr(h, e->args[0], depth + 1);
+  const wl_expr *i = local_init(h, e);
+  return i ? block_x_expr(h, i, depth + 1) : NULL;
+}
+
+/* Whether a and b of host function h are the same value: equal constants,
+ * or one variable of h that nothing in h assigns after its declaration. */
+static bool same_host_value(const wl_func *h, const wl_expr *a, const wl_expr *b) {
+  long long x, y;
+  a = wl_expr_strip(a);
+  b = wl_expr_strip(b);
+  if (!a || !b)
+    return false;
+  if (host_int(h, a, &x, 0) && host_int(h, b, &y, 0))
+    return x == y;
+  if (a->kind != WL_E_REF || b->kind != WL_E_REF || !a->var || a->var != b->var ||
+      !is_local(a->var))
+    return false;
+  member_assign_find f = {a->var, false};
+  wl_visitor v = {NULL, find_member_assigned, &f, true};
+  wl_walk_stmt(h->body, &v);
+  return !f.found;
+}
+
+/* Whether launch argument a (of host function h) is a multiple of 32 or the
+ * block's width bx, or `c ? a1 : a2` of such (ccminer's compaction scans:
+ * `k<<<1, thr2>>>(..., (thr2 > 32) ? 32 : thr2)`). */
+static bool warp_divisor_arg(const wl_func *h, const wl_expr *a, const wl_expr *bx, int depth) {
+  long long c;
+  a = wl_expr_strip(a);
+  if (!a || depth > 8)
+    return false;
+  if (host_int(h, a, &c, 0))
+    return c > 0 && c % 32 == 0;
+  if (bx && same_host_value(h, a, bx))
     return true;
-  long long x = 0;
-  bool z1 = false;
-  if (e->config->nargs < 2 || !block_extents(lf->h, e->config->args[1], &x, &z1, 0))
-    x = 0;
-  bool warps = x > 0 && x % 32 == 0;
+  if (a->kind == WL_E_COND && a->nargs == 3)
+    return warp_divisor_arg(h, a->args[1], bx, depth + 1) &&
+           warp_divisor_arg(h, a->args[2], bx, depth + 1);
+  const wl_expr *i = local_init(h, a);
+  return i && warp_divisor_arg(h, i, bx, depth + 1);
+}
+
+static void note_launch(const wl_func *h, const wl_expr *launch, const long long d[3], void *ud) {
+  finfo *k = finfo_of(ud, launch->callee);
+  if (!k)
+    return;
+  const wl_expr *bx = launch->config->nargs >= 2 ? block_x_expr(h, launch->config->args[1], 0) : NULL;
+  uint64_t wdiv = 0;
+  for (unsigned i = 0; i < launch->nargs && i < 64 && i < k->f->nparams; i++)
+    if ((k->f->params[i]->type & WL_T_INTEGER) && !(k->f->params[i]->type & WL_T_POINTER) &&
+        warp_divisor_arg(h, launch->args[i], bx, 0))
+      wdiv |= 1ULL << i;
+  bool warps = d[0] > 0 && d[0] % 32 == 0, z1 = d[2] == 1;
   if (!k->launch_seen) {
     k->launch_seen = true;
-    k->launch_bx = x;
+    k->launch_bx = d[0];
     k->launch_z1 = z1;
     k->launch_warps = warps;
+    k->launch_wdiv = wdiv;
   } else {
-    if (k->launch_bx != x)
+    k->launch_wdiv &= wdiv;
+    if (k->launch_bx != d[0])
       k->launch_bx = 0;
     k->launch_z1 = k->launch_z1 && z1;
     k->launch_warps = k->launch_warps && warps;
   }
-  return true;
 }
 
-/* The launches of the file's kernels (in any function, host code included). */
-static void launch_evidence(wl_lanes *L) {
-  for (unsigned k = 0; k < L->nfi; k++) {
-    const wl_func *h = L->fi[k].f;
-    if (!h->body)
-      continue;
-    launch_find lf = {L, h};
-    wl_visitor v = {NULL, find_launch, &lf, true};
-    wl_walk_stmt(h->body, &v);
-  }
+/* The launches of the file's kernels. */
+static void launch_evidence(wl_lanes *L) { each_launch(L->tu, note_launch, L); }
+
+typedef struct dims_find {
+  const wl_func *k;
+  long long d[3];
+  bool seen;
+} dims_find;
+
+static void note_dims(const wl_func *h, const wl_expr *launch, const long long d[3], void *ud) {
+  (void)h;
+  dims_find *df = ud;
+  if (launch->callee != df->k)
+    return;
+  for (unsigned i = 0; i < 3; i++)
+    df->d[i] = !df->seen || df->d[i] == d[i] ? d[i] : 0;
+  df->seen = true;
+}
+
+bool wl_launch_block_dims(const wl_tu *tu, const wl_func *k, long long dims[3]) {
+  dims_find df = {k, {0, 0, 0}, false};
+  if (k && (k->flags & WL_F_GLOBAL))
+    each_launch(tu, note_dims, &df);
+  memcpy(dims, df.d, sizeof df.d);
+  return df.seen;
 }
 
 /* Own evidence, then the functions that only such functions call (transitively). */
@@ -1747,6 +1848,8 @@ static void analyze_function(wl_lanes *L, finfo *fi) {
       p.pdeps = 1ULL << i;
     if (fi->param_prev[i].set)
       p.shape = fi->param_prev[i].shape;
+    if ((f->flags & WL_F_GLOBAL) && i < 64 && (fi->launch_wdiv >> i & 1u) && L->opts.whole_warps)
+      p.shape |= SH_WDIV;
     *env_slot(L, f->params[i]) = p;
     void **o = pmap_slot(&L->owner, f->params[i], true);
     if (!*o)

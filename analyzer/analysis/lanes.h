@@ -41,7 +41,10 @@
  * threadIdx.z alone warp-uniform. So does a kernel whose every launch in the
  * file (`k<<<grid, dim3(32, 16)>>>`, a dim3 local set once, an integer)
  * gives blocks a known width that is a multiple of 32
- * (wl_lanes_launch_block_x gives the width when all launches agree).
+ * (wl_lanes_launch_block_x gives the width when all launches agree). A
+ * kernel parameter that every launch passes as a multiple of 32 or as the
+ * block's width divides threadIdx.x into a warp id (0 in a block of one
+ * warp or less): `threadIdx.x / width == 0` is warp-uniform.
  * Functions called only from functions with such evidence (transitively)
  * inherit it. A cooperative group tile's
  * meta_group_rank()/meta_group_size(), cg::reduce and the tile's
@@ -211,6 +214,11 @@ size_t wl_lanes_calls_of(const wl_lanes *l, const wl_func *f, const wl_expr *con
  * false when k has no launch in the file, or launches whose block widths
  * differ or are not known. */
 bool wl_lanes_launch_block_x(const wl_lanes *l, const wl_func *k, unsigned *bx, bool *z_one);
+/* The block extents (x, y, z) that every launch of kernel k in tu gives it,
+ * found as for wl_lanes_launch_block_x without the analysis; dims[i] is 0
+ * where the launches differ or the extent is not known. False when k has no
+ * launch in tu. */
+bool wl_launch_block_dims(const wl_tu *tu, const wl_func *k, long long dims[3]);
 /* The analyzed function a call runs (a lambda's operator() included), NULL when none. */
 const wl_func *wl_lanes_callee(const wl_lanes *l, const wl_expr *call);
 /* The argument a call passes for parameter i of its callee (skipping a

@@ -224,6 +224,51 @@ static const val *with_poly(ctx *c, const val *v, const poly *p) {
   return w;
 }
 
+/* threadIdx.<d> and blockDim.<d> of a root kernel whose launches fix its
+ * block's x and y extents (c->launch), with x dividing 32 or a multiple of
+ * 32 and each z-slice a whole number of warps: the hardware numbers threads
+ * x first, so in lane l of warp W, x is l % X (or l + 32 * (W % (X / 32))),
+ * y is l / X plus a warp-uniform multiple of 32 / X (or warp-uniform), and z
+ * is warp-uniform (the CUDA samples' dct8x8 kernel 2, launched with
+ * dim3(8, 4, 2): x the lane's column in an 8x8 tile, y its row, z the warp).
+ * NULL when the launches do not say. */
+static const val *launch_member(ctx *c, bool tid, char d) {
+  long long bx = c->launch[0], by = c->launch[1], bz = c->launch[2];
+  if (bx < 1 || by < 1 || (bx * by) % 32 != 0 || (32 % bx != 0 && bx % 32 != 0))
+    return NULL;
+  if (!tid) {
+    long long v = d == 'x' ? bx : d == 'y' ? by : bz;
+    return v > 0 ? smd_vint(c, wl_lf_const(&c->lc, v), true) : NULL;
+  }
+  long long k[WL_LANES];
+  if (d == 'x') {
+    if (bx % 32 == 0)
+      return smd_vint(c,
+                      wl_lf_add(&c->lc, wl_lf_lane(&c->lc),
+                                wl_lf_sym(&c->lc,
+                                          wl_sym_named(&c->lc, NULL, "%tid.x/32", 0, bx / 32 - 1),
+                                          WL_LANES)),
+                      false);
+    for (unsigned l = 0; l < WL_LANES; l++)
+      k[l] = (long long)l % bx;
+    return smd_vint(c, wl_lf_lanes(&c->lc, k), false);
+  }
+  if (d == 'y' && bx < 32) {
+    for (unsigned l = 0; l < WL_LANES; l++)
+      k[l] = (long long)l / bx;
+    const wl_lform *f = wl_lf_lanes(&c->lc, k);
+    long long rows = bx * by / 32; /* warps per z-slice */
+    if (rows > 1)
+      f = wl_lf_add(&c->lc, f,
+                    wl_lf_sym(&c->lc, wl_sym_named(&c->lc, NULL, "%tid.y/warp", 0, rows - 1),
+                              32 / bx));
+    return smd_vint(c, f, false);
+  }
+  if (d == 'y')
+    return smd_vint(c, smd_sym_form(c, "%tid.y", 0, by - 1), true);
+  return smd_vint(c, smd_sym_form(c, "%tid.z", 0, bz > 0 ? bz - 1 : 63), true);
+}
+
 static const val *builtin_member(ctx *c, const wl_expr *e) {
   if (e->nargs != 1 || !e->name || e->name[1])
     return NULL;
@@ -231,7 +276,13 @@ static const val *builtin_member(ctx *c, const wl_expr *e) {
   char d = e->name[0];
   if (d != 'x' && d != 'y' && d != 'z')
     return NULL;
-  if (sme_is_builtin_obj(b, "threadIdx")) {
+  bool tid = sme_is_builtin_obj(b, "threadIdx");
+  const val *lv = c->multi_dim && (tid || sme_is_builtin_obj(b, "blockDim"))
+                      ? launch_member(c, tid, d)
+                      : NULL;
+  if (lv)
+    return lv;
+  if (tid) {
     if (c->multi_dim) /* a warp may span rows: x and y both vary in it (see poly) */
       return with_poly(c, smd_vunk(false), poly_single(c, d == 'x' ? PX : d == 'y' ? PY : PZ));
     if (d == 'x')

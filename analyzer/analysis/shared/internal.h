@@ -178,6 +178,9 @@ typedef struct ctx {
   const wl_func *root;
   bool root_params_uniform;
   bool multi_dim;        /* the root (or a function it calls) uses threadIdx.y or .z */
+  /* a multi_dim root kernel's block extents (x, y, z) from its launches in
+   * the file (wl_launch_block_dims), 0 where not known */
+  long long launch[3];
   wl_vec tid_params;     /* integer parameters of an uncalled root taken as thread indices */
   wl_vec array_params;   /* pointer parameters of the root used as arrays (p[i], p + i) */
   const wl_tinst *tinst; /* the root's template arguments, when one instantiation is analyzed */

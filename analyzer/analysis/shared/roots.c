@@ -3,6 +3,7 @@
 #include "internal.h"
 
 #include "hmap.h"
+#include "lanes.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -218,6 +219,8 @@ static void analyze_root_as(wl_smem *sm, const wl_tu *tu, const wl_func *f, cons
   c.root = f;
   c.root_params_uniform = (f->flags & WL_F_GLOBAL) != 0;
   c.multi_dim = uses_multi_dim(f);
+  if (c.multi_dim && !wl_launch_block_dims(tu, f, c.launch))
+    memset(c.launch, 0, sizeof c.launch);
   scan_params(&c, f);
   c.fn = f;
   c.record = true;
