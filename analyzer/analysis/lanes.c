@@ -1596,11 +1596,58 @@ static const wl_expr *local_init(const wl_func *h, const wl_expr *e) {
 }
 
 /* An integer of h known at compile time (through locals set once). */
+typedef struct warp_attr_find {
+  const wl_var *v;
+  int queried; /* cudaDeviceGetAttribute(&v, cudaDevAttrWarpSize, ...) seen */
+  bool other;  /* v set (or its address taken) any other way */
+} warp_attr_find;
+
+static bool find_warp_attr(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  warp_attr_find *w = ud;
+  if (e->kind == WL_E_CALL && e->name && strcmp(e->name, "cudaDeviceGetAttribute") == 0 &&
+      e->nargs >= 2) {
+    const wl_expr *a = wl_expr_strip(e->args[0]), *k = wl_expr_strip(e->args[1]);
+    const wl_expr *t = a && a->kind == WL_E_UNARY && a->op == WL_U_ADDROF && a->nargs == 1
+                           ? wl_expr_strip(a->args[0])
+                           : NULL;
+    if (t && t->kind == WL_E_REF && t->var == w->v) {
+      if (k && k->name && strcmp(k->name, "cudaDevAttrWarpSize") == 0)
+        w->queried++;
+      else
+        w->other = true;
+      return false; /* the &v of this call is accounted for */
+    }
+  }
+  member_assign_find m = {w->v, false};
+  (void)find_member_assigned(e, in, &m);
+  w->other = w->other || m.found;
+  return !w->other;
+}
+
+/* A local int of h that h sets only through cudaDeviceGetAttribute(&v,
+ * cudaDevAttrWarpSize, device) (kaldi's `int warpSize;` before `dim3
+ * thrds(warpSize, 16)`): the device's warp size, 32 on every CUDA GPU. */
+static bool warp_size_attr(const wl_func *h, const wl_expr *e) {
+  e = wl_expr_strip(e);
+  if (!h || !e || e->kind != WL_E_REF || !e->var || e->var->init || !is_local(e->var) ||
+      (e->var->flags & WL_V_PARAM) || !(e->var->type & WL_T_INTEGER))
+    return false;
+  warp_attr_find w = {e->var, 0, false};
+  wl_visitor v = {NULL, find_warp_attr, &w, true};
+  wl_walk_stmt(h->body, &v);
+  return w.queried == 1 && !w.other;
+}
+
 static bool host_int(const wl_func *h, const wl_expr *e, long long *x, int depth) {
   if (!e || depth > 8)
     return false;
   if (fold(e, x))
     return true;
+  if (warp_size_attr(h, e)) {
+    *x = 32;
+    return true;
+  }
   const wl_expr *i = local_init(h, e);
   return i && host_int(h, i, x, depth + 1);
 }

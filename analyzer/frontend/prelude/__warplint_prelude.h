@@ -117,6 +117,13 @@ cudaError_t cudaPeekAtLastError(void);
 const char *cudaGetErrorString(cudaError_t e);
 cudaError_t cudaSetDevice(int d);
 cudaError_t cudaGetDevice(int *d);
+/* a few device attributes, numbered as in the toolkit's driver_types.h */
+enum cudaDeviceAttr { cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxBlockDimX = 2,
+                      cudaDevAttrMaxSharedMemoryPerBlock = 8, cudaDevAttrWarpSize = 10,
+                      cudaDevAttrMultiProcessorCount = 16,
+                      cudaDevAttrComputeCapabilityMajor = 75,
+                      cudaDevAttrComputeCapabilityMinor = 76 };
+cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device);
 cudaError_t cudaStreamCreate(cudaStream_t *s);
 cudaError_t cudaStreamDestroy(cudaStream_t s);
 cudaError_t cudaStreamSynchronize(cudaStream_t s);
