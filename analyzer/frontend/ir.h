@@ -123,6 +123,10 @@ struct wl_expr {
   int op;                     /* wl_binop or wl_unop */
   unsigned type;              /* WL_T_* flags of the expression's type */
   unsigned bytes;             /* sizeof the expression's type when known, else 0 */
+  /* a pointer or array: sizeof its scalar element (the pointee or element
+   * with array extents stripped: 16 for uint4 *, 4 for unsigned (*)[20]),
+   * structs included; 0 when not known or not a pointer or array */
+  unsigned elem_bytes;
   wl_range range;             /* file range (expansion locations when from a macro) */
   wl_loc loc;                 /* the node's own location (a call: start of callee name) */
   const wl_macro_info *macro; /* non-NULL when the node comes from a macro */

@@ -276,6 +276,31 @@ static unsigned type_bytes(CXType t) {
   return n > 0 && n < (1LL << 30) ? (unsigned)n : 0;
 }
 
+/* sizeof the scalar element of a pointer or array type (the pointee or
+ * element, array extents stripped), structs and vector types included; 0
+ * when t is neither or the size is not known (incomplete, dependent, an
+ * invalid declaration) */
+static unsigned elem_bytes(CXType t) {
+  CXType ct = clang_getCanonicalType(t);
+  CXType e;
+  if (ct.kind == CXType_Pointer)
+    e = clang_getCanonicalType(clang_getPointeeType(ct));
+  else if (ct.kind == CXType_ConstantArray || ct.kind == CXType_IncompleteArray)
+    e = ct;
+  else
+    return 0;
+  for (unsigned depth = 0;
+       depth < 8 && (e.kind == CXType_ConstantArray || e.kind == CXType_IncompleteArray); depth++)
+    e = clang_getCanonicalType(clang_getArrayElementType(e));
+  if (e.kind != CXType_Record)
+    return type_bytes(e);
+  CXCursor d = clang_getTypeDeclaration(e);
+  if (clang_Cursor_isNull(d) || clang_isInvalidDeclaration(d))
+    return 0;
+  long long n = clang_Type_getSizeOf(e); /* negative for incomplete or dependent records */
+  return n > 0 && n < (1LL << 30) ? (unsigned)n : 0;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Variables                                                                */
 
@@ -471,6 +496,8 @@ static wl_expr *new_expr(lower_ctx *L, CXCursor c, wl_expr_kind kind) {
   CXType t = clang_getCursorType(c);
   e->type = type_flags(t);
   e->bytes = type_bytes(t);
+  if (e->type & (WL_T_POINTER | WL_T_ARRAY))
+    e->elem_bytes = elem_bytes(t);
   return e;
 }
 

@@ -95,7 +95,7 @@ unsigned long long smd_shape_prod(const unsigned *s, unsigned n) {
 static bool same_storage_val(const val *a, const val *b) {
   if (a->dyn != b->dyn || (!a->dyn && a->root != b->root))
     return false;
-  if (!a->tag || a->tag != b->tag || a->field != b->field)
+  if (!a->tag || a->tag != b->tag || a->field != b->field || a->width != b->width)
     return false;
   return a->nshape == b->nshape && memcmp(a->shape, b->shape, sizeof a->shape) == 0;
 }

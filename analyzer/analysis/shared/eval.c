@@ -74,7 +74,7 @@ static const val *decay(ctx *c, const val *p) {
 /* p + k (k elements of the pointee); kv: the value k is of, when k is NULL */
 static const val *ptr_add_val(ctx *c, const val *p, const wl_lform *k, long long sign,
                               const val *kv) {
-  unsigned long long unit = smd_shape_prod(p->shape, p->nshape);
+  unsigned long long unit = smd_shape_prod(p->shape, p->nshape) * (p->width > 1 ? p->width : 1);
   const wl_lform *off = NULL;
   if (unit && p->f && k)
     off = wl_lf_add(&c->lc, p->f, wl_lf_scale(&c->lc, k, sign * (long long)unit));
@@ -329,6 +329,21 @@ static const char *join_field(ctx *c, const char *base, const char *name) {
 
 static addr member_addr(ctx *c, const val *obj, const wl_expr *e) {
   addr a = {A_SHARED, NULL, NULL};
+  /* .x .. .w of a vector read or written through a cast (right.x of a
+   * `const uint4 &right` bound to *(uint4 *)&s[i]) when the component is one
+   * element of the storage: that element alone */
+  static const char comps[] = "xyzw";
+  const char *k = e->name && e->name[0] && !e->name[1] ? strchr(comps, e->name[0]) : NULL;
+  if (obj->width > 1 && obj->f && k && obj->ebytes && e->bytes == obj->ebytes &&
+      (unsigned)(k - comps) < obj->width) {
+    val *p =
+        (val *)smd_vptr_with(c, obj, wl_lf_add(&c->lc, obj->f, wl_lf_const(&c->lc, k - comps)));
+    p->width = 0;
+    if (e->type & WL_T_VOLATILE)
+      p->vol = true;
+    a.p = p;
+    return a;
+  }
   unsigned dims[4] = {0}, nd = 0;
   if (e->var && (e->var->type & WL_T_ARRAY))
     for (nd = 0; nd < e->var->ndims && nd < 4; nd++)
@@ -343,6 +358,72 @@ static addr member_addr(ctx *c, const val *obj, const wl_expr *e) {
   if (e->type & WL_T_VOLATILE)
     p->vol = true;
   a.p = p;
+  return a;
+}
+
+/* An element of a local array of pointers (cuda-samples' cdpQuadtree keeps
+ * `volatile int *s_num_pts[4]`, each set to a row of its extern __shared__
+ * counts): at an index that is the same number in every lane, a variable of
+ * its own, so the pointer stored there is followed like a local pointer's.
+ * At any other index nothing is known of the element, and the array's
+ * elements seen so far are forgotten (it may be any of them). */
+typedef struct elem_var {
+  const wl_var *arr;
+  long long index;
+  wl_var var;
+} elem_var;
+
+#define MAX_ELEM_INDEX 1024
+
+#define ANY_ELEM (-1LL) /* the variable of an element at an index not known */
+
+void sme_forget_elems(ctx *c, state *st, const wl_var *arr) {
+  for (size_t j = 0; j < c->elem_vars.n; j++) {
+    elem_var *ev = c->elem_vars.v[j];
+    if (ev->arr == arr && ev->index != ANY_ELEM)
+      smd_st_set(st, &ev->var, smd_vunk(false));
+  }
+}
+
+/* Stores into a local variable; one into the element of an array of pointers
+ * at an index not known may change any of them. */
+static void set_local(ctx *c, state *st, const wl_var *v, const val *x) {
+  for (size_t j = 0; j < c->elem_vars.n; j++) {
+    elem_var *ev = c->elem_vars.v[j];
+    if (&ev->var == v && ev->index == ANY_ELEM) {
+      sme_forget_elems(c, st, ev->arr);
+      return;
+    }
+  }
+  smd_st_set(st, v, x);
+}
+
+static addr local_elem(ctx *c, const wl_var *arr, const wl_expr *e, const val *i) {
+  long long k;
+  const wl_lform *f = smd_int_form(i);
+  if (!f || !wl_lf_const_value(f, &k) || k < 0 || k >= MAX_ELEM_INDEX ||
+      (arr->ndims && arr->dims[0] && k >= arr->dims[0]))
+    k = ANY_ELEM; /* never bound: reads are unknown, stores forget the elements (set_local) */
+  for (size_t j = 0; j < c->elem_vars.n; j++) {
+    elem_var *ev = c->elem_vars.v[j];
+    if (ev->arr == arr && ev->index == k) {
+      addr a = {A_LOCAL, NULL, &ev->var};
+      return a;
+    }
+  }
+  elem_var *ev = wl_arena_alloc(&c->ar, sizeof *ev);
+  ev->arr = arr;
+  ev->index = k;
+  char name[256];
+  if (k == ANY_ELEM)
+    snprintf(name, sizeof name, "%s[?]", arr->name ? arr->name : "?");
+  else
+    snprintf(name, sizeof name, "%s[%lld]", arr->name ? arr->name : "?", k);
+  ev->var.name = wl_arena_strdup(&c->ar, name);
+  ev->var.loc = arr->loc;
+  ev->var.type = e->type & (WL_T_POINTER | WL_T_VOLATILE | WL_T_CONST);
+  wl_vec_push(&c->elem_vars, ev);
+  addr a = {A_LOCAL, NULL, &ev->var};
   return a;
 }
 
@@ -385,6 +466,8 @@ addr sme_eval_addr(ctx *c, state *st, const wl_expr *e) {
     const wl_expr *sb = wl_expr_strip(base);
     if (base->type & WL_T_ARRAY) {
       addr b = sme_eval_addr(c, st, base);
+      if (b.kind == A_LOCAL && (e->type & WL_T_POINTER) && !(b.var->flags & WL_V_PARAM))
+        return local_elem(c, b.var, e, sme_eval(c, st, idx));
       p = b.kind == A_SHARED ? decay(c, b.p) : NULL;
     } else if (sb && sb->kind == WL_E_MEMBER && !sb->var && (sb->type & WL_T_DEPENDENT) &&
                !(sb->type & WL_T_POINTER)) {
@@ -585,7 +668,7 @@ static const val *assign(ctx *c, state *st, const wl_expr *e) {
   if (a.kind == A_SHARED)
     smr_record_access(c, st, e->args[0], a.p, true, nv);
   else if (a.kind == A_LOCAL)
-    smd_st_set(st, a.var, nv);
+    set_local(c, st, a.var, nv);
   return nv;
 }
 
@@ -605,7 +688,7 @@ static const val *incdec(ctx *c, state *st, const wl_expr *e) {
   if (a.kind == A_SHARED)
     smr_record_access(c, st, e->args[0], a.p, true, nv);
   else
-    smd_st_set(st, a.var, nv);
+    set_local(c, st, a.var, nv);
   return post ? old : nv;
 }
 
@@ -746,7 +829,7 @@ static const val *inline_call(ctx *c, state *st, const wl_expr *e, const wl_func
     if (f->params[i]->init && !(f->params[i]->type & WL_T_REFERENCE))
       args[i] = sme_eval(c, st, f->params[i]->init);
   for (unsigned i = 0; i < nouts; i++)
-    smd_st_set(st, outs[i], smd_vunk(false));
+    set_local(c, st, outs[i], smd_vunk(false));
   if (recursive || c->nfns > MAX_CALL_DEPTH || !st->live)
     return smd_vunk(false);
   state cs;
@@ -911,7 +994,7 @@ static const val *struct_copy(ctx *c, state *st, const wl_expr *e) {
   if (a.kind == A_SHARED && a.p->nshape == 0)
     smr_record_access(c, st, wl_expr_strip(e->args[0]), a.p, true, rhs);
   else if (a.kind == A_LOCAL)
-    smd_st_set(st, a.var, rhs);
+    set_local(c, st, a.var, rhs);
   return rhs;
 }
 
@@ -1166,13 +1249,46 @@ static bool unresolved_on_shared(const ctx *c, const wl_expr *e) {
   return false;
 }
 
+/* "unsigned int (*)[32][20]" (clang's spelling of a pointer to an array):
+ * the element type's tag and the extents; false for any other type or
+ * extents that are not numbers */
+static bool array_pointer(ctx *c, const char *t, const char **tag, unsigned shape[4], unsigned *n) {
+  const char *star = t ? strstr(t, "(*)") : NULL;
+  if (!star || star == t)
+    return false;
+  const char *q = star + 3;
+  unsigned k = 0;
+  while (*q == ' ')
+    q++;
+  while (*q == '[') {
+    char *end;
+    unsigned long v = strtoul(q + 1, &end, 10);
+    if (end == q + 1 || *end != ']' || v == 0 || v > (1ul << 24) || k == 4)
+      return false;
+    shape[k++] = (unsigned)v;
+    q = end + 1;
+    while (*q == ' ')
+      q++;
+  }
+  if (!k || *q)
+    return false;
+  *tag = sme_norm_type(c, wl_arena_strndup(&c->ar, t, (size_t)(star - t)), false);
+  *n = k;
+  return *tag != NULL;
+}
+
 /* Casting a shared pointer: the element type may change (SharedMemory<T>, float4 loads). */
 static const val *cast_ptr(ctx *c, const wl_expr *e, const val *p) {
   const wl_expr *op = e->args[0];
   const char *tag = NULL;
   const wl_tu *tu = c->tu;
-  if (wl_tu_in_main(tu, e->range.begin) && wl_tu_in_main(tu, op->range.begin) && !e->macro &&
-      op->range.begin.offset > e->range.begin.offset && op->range.begin.offset <= tu->source_len) {
+  /* (uint32_t (*)[WU][20]) x: a pointer to rows of the extents in the type */
+  unsigned ashape[4] = {0}, anshape = 0;
+  bool arows =
+      !(e->type & WL_T_DEPENDENT) && array_pointer(c, e->cast_type, &tag, ashape, &anshape);
+  if (!arows && wl_tu_in_main(tu, e->range.begin) && wl_tu_in_main(tu, op->range.begin) &&
+      !e->macro && op->range.begin.offset > e->range.begin.offset &&
+      op->range.begin.offset <= tu->source_len) {
     const char *s = tu->source + e->range.begin.offset;
     size_t n = op->range.begin.offset - e->range.begin.offset;
     const char *open = memchr(s, '<', n), *close = NULL;
@@ -1188,12 +1304,40 @@ static const val *cast_ptr(ctx *c, const wl_expr *e, const val *p) {
   }
   if (!tag && e->cast_type && !(e->type & WL_T_DEPENDENT))
     tag = sme_norm_type(c, e->cast_type, true); /* a macro, another file */
+  if (arows && tag == p->tag && p->f) {
+    /* rows of the same elements from where p points: the offset stays */
+    val *q = (val *)smd_vptr_with(c, p, p->f);
+    q->nshape = anshape;
+    memcpy(q->shape, ashape, sizeof q->shape);
+    q->width = 0;
+    if (e->type & WL_T_VOLATILE)
+      q->vol = true;
+    return q;
+  }
   if (tag && tag == p->tag)
     return p;
   if ((e->type & WL_T_DEPENDENT) && p->tag) {
     /* (volatile T *)p in a template: T is the pointee's own type as far as
      * can be seen (the load and store wrappers of legacy code) */
     val *q = (val *)smd_vptr_with(c, p, p->f);
+    if (e->type & WL_T_VOLATILE)
+      q->vol = true;
+    return q;
+  }
+  /* *(uint4 *)&s[4 * i] of an unsigned int s[], (int *) of a float s[]: the
+   * elements stay those of p, and an access through the cast covers as many
+   * of them as its type's size holds (a group that is a whole number of
+   * them); the steps of the new pointer count in such groups. Not for bytes
+   * (an unsigned char s[] cast to int *): raw storage that each phase of a
+   * kernel types its own way (cudpp's MTF kernel reuses its bytes as ints
+   * between barriers), taken as a region of the new type as before. */
+  unsigned eb = p->width > 1 ? p->ebytes : (p->ebytes ? p->ebytes : op->elem_bytes);
+  unsigned nb = e->elem_bytes;
+  if (!arows && p->f && p->nshape == 0 && eb > 1 && nb && nb >= eb && nb % eb == 0 &&
+      nb / eb <= WL_LANES && !p->dkey) {
+    val *q = (val *)smd_vptr_with(c, p, p->f);
+    q->width = nb / eb;
+    q->ebytes = eb;
     if (e->type & WL_T_VOLATILE)
       q->vol = true;
     return q;
@@ -1211,8 +1355,10 @@ static const val *cast_ptr(ctx *c, const wl_expr *e, const val *p) {
   if (!at_base && tag && p->f && wl_lf_uniform(p->f))
     q->f = smd_param_form(c, e, "%cast-base", 0, WL_INF);
   q->tag = tag;
-  q->nshape = 0;
-  memset(q->shape, 0, sizeof q->shape);
+  q->nshape = anshape;
+  memcpy(q->shape, ashape, sizeof q->shape);
+  q->width = 0;
+  q->ebytes = arows ? 0 : nb;
   q->field = NULL;
   if (e->type & WL_T_VOLATILE)
     q->vol = true;

@@ -175,15 +175,28 @@ static const wl_var *ref_var(const wl_expr *e) {
   return e && e->kind == WL_E_REF ? e->var : NULL;
 }
 
+/* p[i] of a local array p (the elements of a local array of pointers are
+ * variables of their own, eval.c local_elem) */
+static const wl_var *elem_array_var(const wl_expr *e) {
+  e = wl_expr_strip(e);
+  if (!e || e->kind != WL_E_INDEX || e->nargs != 2 || !(e->type & WL_T_POINTER))
+    return NULL;
+  const wl_var *v = ref_var(e->args[0]);
+  return v && (v->type & WL_T_ARRAY) && !(v->flags & (WL_V_SHARED | WL_V_GLOBAL | WL_V_PARAM))
+             ? v
+             : NULL;
+}
+
 static bool collect_assigned_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
   (void)in;
   assigned *as = ud;
   as->nodes++;
-  if (e->kind == WL_E_BINARY && wl_binop_is_assign(e->op) && e->nargs == 2)
+  if (e->kind == WL_E_BINARY && wl_binop_is_assign(e->op) && e->nargs == 2) {
     add_assigned(as, ref_var(e->args[0]));
-  else if (e->kind == WL_E_UNARY && e->nargs == 1 &&
-           (e->op == WL_U_PREINC || e->op == WL_U_PREDEC || e->op == WL_U_POSTINC ||
-            e->op == WL_U_POSTDEC || e->op == WL_U_ADDROF))
+    add_assigned(as, elem_array_var(e->args[0]));
+  } else if (e->kind == WL_E_UNARY && e->nargs == 1 &&
+             (e->op == WL_U_PREINC || e->op == WL_U_PREDEC || e->op == WL_U_POSTINC ||
+              e->op == WL_U_POSTDEC || e->op == WL_U_ADDROF))
     add_assigned(as, ref_var(e->args[0]));
   else if (e->kind == WL_E_CALL && e->callee && !sme_dependent_builtin_op(e))
     for (unsigned i = 0; i < e->nargs && i < e->callee->nparams; i++)
@@ -375,6 +388,8 @@ static void havoc(ctx *c, state *st, const loopvar *lv, unsigned n, bool keep_cy
       nv = smd_vptr_with(c, e, NULL);
     }
     smd_st_set(st, x->var, nv);
+    if (x->var->type & WL_T_ARRAY)
+      sme_forget_elems(c, st, x->var);
   }
 }
 
@@ -484,8 +499,11 @@ static bool try_unroll(ctx *c, state *st, const wl_stmt *s) {
   if (mixed) {
     assigned as;
     collect_assigned(c, s, &as);
-    for (unsigned i = 0; i < as.n; i++)
+    for (unsigned i = 0; i < as.n; i++) {
       smd_st_set(&cur, as.v[i], smd_vunk(false));
+      if (as.v[i]->type & WL_T_ARRAY)
+        sme_forget_elems(c, &cur, as.v[i]);
+    }
   }
   cur.g = st->g;
   pop_frame(c, &fr);

@@ -78,6 +78,11 @@ typedef struct val {
   bool field_scalar; /* field is a scalar member: the offset still counts whole structs */
   unsigned shape[4]; /* extents of the pointee (of the object, for an address) */
   unsigned nshape;
+  /* V_PTR: elements of tag one access through the pointer covers (a vector
+   * load or store through a cast, *(uint4 *)&s[4 * i]: 4 unsigned ints), 0
+   * or 1 for one; the pointer's steps count in such groups */
+  unsigned width;
+  unsigned ebytes; /* V_PTR: sizeof one element of tag, 0 when not known */
   bool vol;
   /* in a kernel with 2-D or 3-D blocks: the value as a polynomial in
    * threadIdx.x/y/z and blockDim.x/y (see poly below), NULL if it is not one */
@@ -126,6 +131,7 @@ typedef struct acc {
   const char *tag, *field; /* interned: compared by pointer */
   bool field_scalar;       /* val.field_scalar */
   const wl_lform *off;     /* element, NULL when unknown */
+  unsigned width;          /* elements covered from off on (val.width), at least 1 */
   const wl_lform *wval;    /* value stored (writes), NULL when unknown */
   bool wvary;      /* the value stored may differ between lanes (val.vary or .data, or wval) */
   const val *dkey; /* off == NULL: the element is dbase + this value (val.dkey) */
@@ -198,6 +204,9 @@ typedef struct ctx {
   fnframe *fns[MAX_CALL_DEPTH + 1];
   unsigned nfns;
   wl_vec strings; /* interned element types and member paths */
+  /* elements of local arrays of pointers (volatile int *s_num_pts[4]), each
+   * a variable of its own: elem_var records, see eval.c local_elem */
+  wl_vec elem_vars;
 } ctx;
 
 typedef enum akind { A_NONE, A_SHARED, A_LOCAL } akind;
@@ -268,6 +277,9 @@ const val *sme_eval(ctx *c, state *st, const wl_expr *e);
 /* `a == b` on dependent types: the built-in operator, whatever overload
  * lowering linked the call to (eval.c) */
 bool sme_dependent_builtin_op(const wl_expr *e);
+/* Forgets what is known of the elements of a local array of pointers (a loop
+ * that stores into them) (eval.c). */
+void sme_forget_elems(ctx *c, state *st, const wl_var *arr);
 
 /* exec.c */
 bool smx_step(ctx *c);

@@ -302,6 +302,80 @@ static void data_pair(ctx *c, acc *a, acc *b, bool branches) {
       }
 }
 
+/* Lanes of a and b that touch one element, where b's element is shifted by
+ * `shift` (the overlap of accesses that cover several elements, acc.width):
+ * records the first such race; true when one was recorded or the work
+ * budget ran out. */
+static bool meet_at(ctx *c, acc *a, acc *b, long long shift, const reach *ra, const reach *rb,
+                    bool branches) {
+  if (wl_lf_same_symbolic(a->off, b->off)) {
+    /* the elements differ by a number: merge the lanes sorted by element */
+    const by_value *sa = by_value_of(c, a), *sb = by_value_of(c, b);
+    unsigned i = 0, j = 0;
+    while (i < WL_LANES && j < WL_LANES) {
+      long long vb = sb->v[j] + shift;
+      if (sa->v[i] < vb) {
+        i++;
+      } else if (sa->v[i] > vb) {
+        j++;
+      } else {
+        unsigned i2 = i, j2 = j;
+        while (i2 < WL_LANES && sa->v[i2] == sa->v[i])
+          i2++;
+        while (j2 < WL_LANES && sb->v[j2] == sb->v[j])
+          j2++;
+        for (unsigned y = j; y < j2; y++)
+          for (unsigned x = i; x < i2; x++) {
+            unsigned la = sa->lane[x], lb = sb->lane[y];
+            if (la == lb || !ra->lane[la] || !rb->lane[lb] || !stores_may_differ(a, b, la, lb))
+              continue;
+            if (++c->pairs > c->pair_limit) {
+              c->exhausted = true;
+              return true;
+            }
+            if (lanes_meet(c, ra, la, rb, lb, NULL, NULL, 0)) {
+              add_race(c, a, b, (int)la, (int)lb, branches);
+              return true;
+            }
+          }
+        i = i2;
+        j = j2;
+      }
+    }
+    return false;
+  }
+  wl_lcons nz[2 * WL_LIN_MAX];
+  unsigned nnz = lane_factors(a->off, nz, 0, 2 * WL_LIN_MAX);
+  nnz = lane_factors(b->off, nz, nnz, 2 * WL_LIN_MAX);
+  for (unsigned lb = 0; lb < WL_LANES; lb++) {
+    if (!rb->lane[lb])
+      continue;
+    wl_lin ob;
+    wl_lin_at(b->off, lb, &ob);
+    for (unsigned la = 0; la < WL_LANES; la++) {
+      if (la == lb || !ra->lane[la] || !stores_may_differ(a, b, la, lb))
+        continue;
+      if (++c->pairs > c->pair_limit) {
+        c->exhausted = true;
+        return true;
+      }
+      wl_lin oa;
+      wl_lcons d;
+      wl_lin_at(a->off, la, &oa);
+      wl_lin_sub(&oa, &ob, &d.lin);
+      d.lin.c -= shift;
+      d.op = WL_C_EQ;
+      if (!d.lin.ok || (d.lin.n == 0 && d.lin.c != 0) || wl_lin_has_param(&c->lc, &d.lin))
+        continue;
+      if (lanes_meet(c, ra, la, rb, lb, d.lin.n ? &d : NULL, nz, nnz)) {
+        add_race(c, a, b, (int)la, (int)lb, branches);
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
 void smr_check_pair(ctx *c, acc *a, acc *b, bool branches) {
   if (!a->info.write && !b->info.write)
     return;
@@ -319,69 +393,14 @@ void smr_check_pair(ctx *c, acc *a, acc *b, bool branches) {
       (!a->wval || !b->wval || (wl_lf_uniform(a->wval) && wl_lf_equal(a->wval, b->wval))))
     return; /* every lane stores the same value, or one not known to differ (stores_may_differ) */
   const reach *ra = lanes_of(c, a->g), *rb = lanes_of(c, b->g);
-  if (wl_lf_same_symbolic(a->off, b->off)) {
-    /* the elements differ by a number: merge the lanes sorted by element */
-    const by_value *sa = by_value_of(c, a), *sb = by_value_of(c, b);
-    unsigned i = 0, j = 0;
-    while (i < WL_LANES && j < WL_LANES) {
-      if (sa->v[i] < sb->v[j]) {
-        i++;
-      } else if (sa->v[i] > sb->v[j]) {
-        j++;
-      } else {
-        unsigned i2 = i, j2 = j;
-        while (i2 < WL_LANES && sa->v[i2] == sa->v[i])
-          i2++;
-        while (j2 < WL_LANES && sb->v[j2] == sb->v[j])
-          j2++;
-        for (unsigned y = j; y < j2; y++)
-          for (unsigned x = i; x < i2; x++) {
-            unsigned la = sa->lane[x], lb = sb->lane[y];
-            if (la == lb || !ra->lane[la] || !rb->lane[lb] || !stores_may_differ(a, b, la, lb))
-              continue;
-            if (++c->pairs > c->pair_limit) {
-              c->exhausted = true;
-              return;
-            }
-            if (lanes_meet(c, ra, la, rb, lb, NULL, NULL, 0)) {
-              add_race(c, a, b, (int)la, (int)lb, branches);
-              return;
-            }
-          }
-        i = i2;
-        j = j2;
-      }
-    }
+  /* a covers [oa, oa + wa) and b [ob, ob + wb): they overlap when
+   * oa = ob + s for some s in (-wa, wb) */
+  long long wa = a->width ? a->width : 1, wb = b->width ? b->width : 1;
+  if (meet_at(c, a, b, 0, ra, rb, branches))
     return;
-  }
-  wl_lcons nz[2 * WL_LIN_MAX];
-  unsigned nnz = lane_factors(a->off, nz, 0, 2 * WL_LIN_MAX);
-  nnz = lane_factors(b->off, nz, nnz, 2 * WL_LIN_MAX);
-  for (unsigned lb = 0; lb < WL_LANES; lb++) {
-    if (!rb->lane[lb])
-      continue;
-    wl_lin ob;
-    wl_lin_at(b->off, lb, &ob);
-    for (unsigned la = 0; la < WL_LANES; la++) {
-      if (la == lb || !ra->lane[la] || !stores_may_differ(a, b, la, lb))
-        continue;
-      if (++c->pairs > c->pair_limit) {
-        c->exhausted = true;
-        return;
-      }
-      wl_lin oa;
-      wl_lcons d;
-      wl_lin_at(a->off, la, &oa);
-      wl_lin_sub(&oa, &ob, &d.lin);
-      d.op = WL_C_EQ;
-      if (!d.lin.ok || (d.lin.n == 0 && d.lin.c != 0) || wl_lin_has_param(&c->lc, &d.lin))
-        continue;
-      if (lanes_meet(c, ra, la, rb, lb, d.lin.n ? &d : NULL, nz, nnz)) {
-        add_race(c, a, b, (int)la, (int)lb, branches);
-        return;
-      }
-    }
-  }
+  for (long long s = -(wa - 1); s < wb; s++)
+    if (s && meet_at(c, a, b, s, ra, rb, branches))
+      return;
 }
 
 void smr_record_access(ctx *c, state *st, const wl_expr *e, const val *p, bool write,
@@ -407,6 +426,7 @@ void smr_record_access(ctx *c, state *st, const wl_expr *e, const val *p, bool w
   a->field = p->field;
   a->field_scalar = p->field && p->field_scalar;
   a->off = p->f;
+  a->width = p->width > 1 ? p->width : 1;
   a->wval = write && stored ? smd_int_form(stored) : NULL;
   a->wvary =
       write && stored && (stored->vary || stored->data || (a->wval && !wl_lf_uniform(a->wval)));

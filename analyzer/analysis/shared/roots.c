@@ -246,6 +246,7 @@ static void analyze_root_as(wl_smem *sm, const wl_tu *tu, const wl_func *f, cons
   smd_st_free(&st);
   smd_st_free(&fr.ret);
   wl_vec_free(&c.strings);
+  wl_vec_free(&c.elem_vars);
   wl_vec_free(&c.tid_params);
   wl_vec_free(&c.array_params);
   wl_vec_free(&c.data_params);
