@@ -236,7 +236,12 @@ static void add_unsaved(invocation *in, const char *dir, const char *name, const
 
 /* The device-side view of CUDA: the toolkit's headers through clang's CUDA
  * wrapper with warplint's declarations of the removed legacy intrinsics, or
- * the built-in prelude (-nocudainc). */
+ * the built-in prelude (-nocudainc). Always as relocatable device code
+ * (-fgpu-rdc, nvcc's -rdc=true or -dc): what only separately compiled code
+ * may declare, such as NCCL's `extern __shared__ ncclShmemData ncclShmem;`
+ * (not an array), is then accepted without a compile database too, instead
+ * of being rejected with every use of it; nothing else the analysis reads
+ * changes (clang only defines __CLANG_RDC__ besides). */
 static void invocation_init(invocation *in, const wl_parse_opts *opts, unsigned arch, bool cg) {
   memset(in, 0, sizeof *in);
   snprintf(in->arch, sizeof in->arch, "--cuda-gpu-arch=sm_%u", arch);
@@ -248,6 +253,7 @@ static void invocation_init(invocation *in, const wl_parse_opts *opts, unsigned 
                                      "-ferror-limit=0",
                                      "-Wno-unknown-cuda-version",
                                      "-fno-spell-checking",
+                                     "-fgpu-rdc",
                                      "-nocudalib"};
   for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
     wl_vec_push(&in->args, (void *)base[i]);
