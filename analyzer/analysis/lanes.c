@@ -5,7 +5,13 @@
  * gets an abstract lane value (lv) and a record of the restrictions it is
  * under. Variables are flow-insensitive: a variable's value is the join of
  * everything assigned to it, plus the conditions it is assigned under that do
- * not also enclose its declaration (sync dependence). A function is walked
+ * not also enclose its declaration (sync dependence). One exception, a strong
+ * update: `v = e;` as a statement that every lane reaching v's declaration
+ * runs (only blocks between the two; no label, case or goto; no lambda in
+ * the function) starts v afresh: the reads after it see that value and what
+ * is assigned after it, not what was assigned before (`old = __shfl_sync(
+ * mask, old, 0);` after `if (lane == 0) old = atomicAdd(...)` is a broadcast,
+ * warp-uniform). A function is walked
  * until its variables stop changing; the functions of the TU are walked again
  * until the summaries (parameters, return values, out-parameters) stop
  * changing. Whether a parameter really receives lane-dependent values is only
@@ -208,6 +214,8 @@ struct finfo {
   wl_vec vars;                /* local variables it declares (wl_var *) */
   wl_vec calls;               /* its calls of analyzed functions (wl_expr *) */
   wl_vec callers;             /* calls of it (wl_expr *) */
+  wl_vec kills;               /* its strong updates (wl_stmt *), keys of env slots of their own */
+  bool has_lambda;            /* a lambda is defined in it: no strong updates */
   pmap loops;                 /* wl_stmt * -> loopinfo * */
   uint64_t param_ld;
   /* A lambda: the function whose variables it reads; their parameter
@@ -239,6 +247,7 @@ struct wl_lanes {
   pmap env;     /* wl_var * -> lv * */
   pmap owner;   /* wl_var * -> finfo * (locals and parameters) */
   pmap decl;    /* wl_var * -> const node * (stack at the declaration) */
+  pmap kill;    /* wl_stmt * -> wl_var *: the strong updates (`v = e;`, see the top) */
   pmap recs;    /* wl_expr * / wl_stmt * -> rec * */
   wl_vec colls; /* collective calls */
   /* full_warp_in's answers, one map per depth: call -> collective (or
@@ -274,6 +283,9 @@ typedef struct walker {
   finfo *fi;
   const node *chain;
   bool changed;
+  pmap cur;                /* wl_var * -> wl_stmt *: the strong update v's value comes from now */
+  const wl_expr *kill_lhs; /* the target of the strong update being evaluated */
+  const wl_stmt *kill_at;
 } walker;
 
 static finfo *finfo_of(const wl_lanes *L, const wl_func *f) {
@@ -382,20 +394,30 @@ static bool is_local(const wl_var *v) {
                             WL_V_STATIC | WL_V_FIELD));
 }
 
-static lv *env_slot(wl_lanes *L, const wl_var *v) {
-  void **s = pmap_slot(&L->env, v, true);
+/* key: a variable, or a strong update (wl_stmt *) for v's value after it */
+static lv *env_slot(wl_lanes *L, const void *key) {
+  void **s = pmap_slot(&L->env, key, true);
   if (!*s)
     *s = wl_arena_alloc(&L->arena, sizeof(lv));
   return *s;
 }
 
-static void env_join(walker *W, const wl_var *v, lv val) {
-  lv *cur = env_slot(W->L, v);
+static void slot_join(walker *W, lv *cur, lv val) {
   lv nv = lv_join(*cur, val);
   if (!lv_same(nv, *cur) || (nv.am && !cur->am)) {
     *cur = nv;
     W->changed = true;
   }
+}
+
+/* v's own slot holds everything ever assigned to it (what the queries read);
+ * after a strong update, the update's slot also gets what is assigned from
+ * there on, and the walker's reads use it. */
+static void env_join(walker *W, const wl_var *v, lv val) {
+  slot_join(W, env_slot(W->L, v), val);
+  const wl_stmt *k = pmap_get(&W->cur, v);
+  if (k)
+    slot_join(W, env_slot(W->L, k), val);
 }
 
 static void own_var(walker *W, const wl_var *v) {
@@ -407,7 +429,8 @@ static void own_var(walker *W, const wl_var *v) {
 }
 
 static lv read_var(walker *W, const wl_var *v) {
-  lv *cur = pmap_get(&W->L->env, v);
+  const wl_stmt *k = pmap_get(&W->cur, v);
+  lv *cur = pmap_get(&W->L->env, k ? (const void *)k : (const void *)v);
   lv r = cur && cur->set ? *cur : LV_UNIFORM;
   finfo *own = pmap_get(&W->L->owner, v);
   if (own && own != W->fi && r.pdeps) {
@@ -969,6 +992,10 @@ static void assign(walker *W, const wl_expr *target, lv val) {
   }
   if (through || !is_local(v))
     return; /* a store to memory */
+  if (W->kill_lhs && wl_expr_strip(W->kill_lhs) == t) {
+    *pmap_slot(&W->cur, v, true) = (void *)W->kill_at; /* a strong update: v starts afresh */
+    W->kill_lhs = NULL;
+  }
   env_join(W, v, lv_join(val, sync_between(W->chain, pmap_get(&L->decl, v))));
 }
 
@@ -1383,12 +1410,22 @@ static void walk(walker *W, const wl_stmt *s, exits *ex) {
     }
     break;
   }
-  case WL_S_EXPR: (void)eval(W, s->expr); break;
+  case WL_S_EXPR:
+    if (pmap_get(&W->L->kill, s)) {
+      W->kill_lhs = wl_expr_strip(s->expr)->args[0];
+      W->kill_at = s;
+    }
+    (void)eval(W, s->expr);
+    W->kill_lhs = NULL;
+    break;
   case WL_S_DECL:
     for (unsigned i = 0; i < s->nvars; i++) {
       const wl_var *v = s->vars[i];
       if (!is_local(v))
         continue;
+      void **k = pmap_slot(&W->cur, v, false);
+      if (k)
+        *k = NULL; /* declared again (a loop's next iteration): the strong updates are ahead */
       own_var(W, v);
       pmap_slot(&W->L->decl, v, true)[0] = (void *)W->chain;
       if (v->init) {
@@ -1877,12 +1914,92 @@ static void rows_evidence(wl_lanes *L) {
   wl_vec_free(&to);
 }
 
+/* ---- strong updates ------------------------------------------------------ */
+
+/* The strong updates of one function (see the top): a straight region is a
+ * block and the blocks nested in it directly; a variable declared in one and
+ * assigned by an expression statement of the same region is assigned by every
+ * lane that reaches the declaration, before every later read of the region
+ * (no loop, branch or label between them). */
+typedef struct kscan {
+  pmap region; /* wl_var * -> the region (wl_stmt *) of its declaration */
+  pmap bad;    /* region -> non-NULL when a label, case or default lies in it */
+  wl_vec cand; /* wl_stmt * (EXPR) and its region, in pairs */
+  bool jumps;  /* a goto */
+} kscan;
+
+static void kill_scan(kscan *K, const wl_stmt *s, const wl_stmt *region) {
+  if (!s)
+    return;
+  switch (s->kind) {
+  case WL_S_COMPOUND:
+    for (unsigned i = 0; i < s->nkids; i++)
+      kill_scan(K, s->kids[i], region ? region : s);
+    return;
+  case WL_S_DECL:
+    if (region)
+      for (unsigned i = 0; i < s->nvars; i++)
+        *pmap_slot(&K->region, s->vars[i], true) = (void *)region;
+    return;
+  case WL_S_EXPR: {
+    const wl_expr *e = wl_expr_strip(s->expr);
+    if (region && e && e->kind == WL_E_BINARY && e->op == WL_B_ASSIGN && e->nargs == 2) {
+      wl_vec_push(&K->cand, (void *)s);
+      wl_vec_push(&K->cand, (void *)region);
+    }
+    return;
+  }
+  case WL_S_CASE:
+  case WL_S_DEFAULT:
+  case WL_S_LABEL:
+    if (region)
+      *pmap_slot(&K->bad, region, true) = (void *)s;
+    break;
+  case WL_S_GOTO: K->jumps = true; return;
+  default: break;
+  }
+  kill_scan(K, s->init, NULL);
+  kill_scan(K, s->then_s, NULL);
+  kill_scan(K, s->else_s, NULL);
+  if (s->kind != WL_S_COMPOUND)
+    for (unsigned i = 0; i < s->nkids; i++)
+      kill_scan(K, s->kids[i], NULL);
+}
+
+static void find_kills(wl_lanes *L, finfo *fi) {
+  const wl_func *f = fi->f;
+  if (fi->has_lambda || !f->body || f->body->kind != WL_S_COMPOUND)
+    return;
+  kscan K = {0};
+  for (unsigned i = 0; i < f->nparams; i++)
+    *pmap_slot(&K.region, f->params[i], true) = (void *)f->body;
+  kill_scan(&K, f->body, NULL);
+  for (size_t i = 0; !K.jumps && i + 1 < K.cand.n; i += 2) {
+    const wl_stmt *s = K.cand.v[i], *region = K.cand.v[i + 1];
+    const wl_expr *t = wl_expr_strip(wl_expr_strip(s->expr)->args[0]);
+    const wl_var *v = t && t->kind == WL_E_REF ? t->var : NULL;
+    if (!v || !is_local(v) || (v->type & WL_T_REFERENCE) || pmap_get(&K.region, v) != region ||
+        pmap_get(&K.bad, region))
+      continue;
+    *pmap_slot(&L->kill, s, true) = (void *)v;
+    wl_vec_push(&fi->kills, (void *)s);
+  }
+  pmap_free(&K.region);
+  pmap_free(&K.bad);
+  wl_vec_free(&K.cand);
+}
+
 /* ---- fixpoints ----------------------------------------------------------- */
 
 static void analyze_function(wl_lanes *L, finfo *fi) {
   const wl_func *f = fi->f;
   for (size_t i = 0; i < fi->vars.n; i++) {
     lv *v = pmap_get(&L->env, fi->vars.v[i]);
+    if (v)
+      memset(v, 0, sizeof *v);
+  }
+  for (size_t i = 0; i < fi->kills.n; i++) {
+    lv *v = pmap_get(&L->env, fi->kills.v[i]);
     if (v)
       memset(v, 0, sizeof *v);
   }
@@ -1902,10 +2019,11 @@ static void analyze_function(wl_lanes *L, finfo *fi) {
     if (!*o)
       *o = fi;
   }
-  walker W = {L, fi, NULL, false};
+  walker W = {L, fi, NULL, false, {0}, NULL, NULL};
   for (int round = 0; round < 32; round++) {
     W.changed = false;
     W.chain = NULL;
+    pmap_free(&W.cur);
     fi->calls.n = 0;
     exits ex = {0};
     walk(&W, f->body, &ex);
@@ -1913,6 +2031,7 @@ static void analyze_function(wl_lanes *L, finfo *fi) {
     if (!W.changed)
       break;
   }
+  pmap_free(&W.cur);
 }
 
 static bool summaries_settle(wl_lanes *L) {
@@ -2048,6 +2167,15 @@ wl_lanes *wl_lanes_new(const wl_tu *tu, const wl_lanes_opts *o) {
     fi->out_cur = wl_arena_alloc(&L->arena, (np + 1) * sizeof(lv));
     *pmap_slot(&L->fmap, f, true) = fi;
   }
+  for (unsigned k = 0; k < L->nfi; k++)
+    for (const wl_func *p = L->fi[k].f->parent; p; p = p->parent) {
+      finfo *pi = finfo_of(L, p);
+      if (pi)
+        pi->has_lambda = true;
+    }
+  for (unsigned k = 0; k < L->nfi; k++)
+    if (L->fi[k].analyzed)
+      find_kills(L, &L->fi[k]);
   rows_evidence(L);
   for (int iter = 0; iter < 32; iter++) {
     for (unsigned k = 0; k < L->nfi; k++)
@@ -2074,6 +2202,7 @@ void wl_lanes_free(wl_lanes *L) {
     wl_vec_free(&L->fi[k].vars);
     wl_vec_free(&L->fi[k].calls);
     wl_vec_free(&L->fi[k].callers);
+    wl_vec_free(&L->fi[k].kills);
     pmap_free(&L->fi[k].loops);
   }
   free(L->fi);
@@ -2081,6 +2210,7 @@ void wl_lanes_free(wl_lanes *L) {
   pmap_free(&L->env);
   pmap_free(&L->owner);
   pmap_free(&L->decl);
+  pmap_free(&L->kill);
   pmap_free(&L->recs);
   wl_vec_free(&L->colls);
   for (int d = 0; d <= FULL_WARP_DEPTH; d++)

@@ -13,7 +13,9 @@
  * thread_rank()), __activemask(), atomics' results, loads through
  * lane-dependent addresses, the results of calls on lane-dependent arguments,
  * variables assigned lane-dependent values or assigned under a lane-dependent
- * condition (or in a loop with a lane-dependent trip count) and read after it.
+ * condition (or in a loop with a lane-dependent trip count) and read after it,
+ * until a statement that every lane reaching the declaration runs assigns them
+ * again (`old = __shfl_sync(mask, old, 0);` after lane 0 alone set old).
  * Shuffle results are lane-dependent, except __shfl_sync(mask, v, src) with a
  * warp-uniform source lane, which broadcasts one value (also through a wrapper
  * returning it with its width a parameter, called with width 32 or with the
