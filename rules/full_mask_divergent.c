@@ -5,7 +5,7 @@
  * whose other branch runs the same full-mask collective does not count
  * (Listing 4: the warp meets there), nor does a grid-tail guard whose other
  * lanes leave the kernel when every lane reads from a lane that passed it
- * (mask_fix.h, wl_full_mask_ok_at_tail). */
+ * (mask_fix.h, wl_full_mask_ok_at_tail, wl_full_mask_ok_at_tail_site). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,7 +103,7 @@ static void check(wl_mask_fixer *mf, const wl_lanes *l, const wl_expr *e, const 
     return;
   /* a grid-tail guard whose other lanes leave the kernel, every lane reading a
    * lane that is there: the full mask waits only for lanes that have not exited */
-  if (wl_full_mask_ok_at_tail(mf, coll))
+  if (wl_full_mask_ok_at_tail(mf, coll) || wl_full_mask_ok_at_tail_site(mf, e, coll))
     return;
   /* the lanes missing here returned from the kernel: a *_sync collective does
    * not wait for exited lanes, and a vote or __syncwarp() counts only the lanes

@@ -189,26 +189,51 @@ static bool same_everywhere(const wl_lanes *l, const wl_func *f, const wl_expr *
   return true;
 }
 
+/* For an operand e of a collective of f judged at one call `site` of f
+ * (NULL: wherever f runs): a parameter of f becomes the argument that site
+ * passes (or its default argument), to be read in the site's function *fe. */
+static const wl_expr *at_site(const wl_lanes *l, const wl_func *f, const wl_expr *site,
+                              const wl_expr *e, const wl_func **fe) {
+  *fe = f;
+  const wl_expr *s = wl_expr_strip(e);
+  const wl_var *p = s && s->kind == WL_E_REF ? s->var : NULL;
+  if (!site || !f || !p || !(p->flags & WL_V_PARAM) || p->param_index < 0 ||
+      (unsigned)p->param_index >= f->nparams || f->params[p->param_index] != p ||
+      wl_lanes_callee(l, site) != f)
+    return e;
+  const wl_expr *a = wl_lanes_call_arg(l, site, (unsigned)p->param_index);
+  if (!a)
+    a = p->init;
+  if (!a)
+    return e;
+  *fe = wl_lanes_func_of_expr(l, site);
+  return a;
+}
+
 /* The width of shuffle `call` of f: 32 when left out, else its value when
- * it is the same wherever f runs (same_everywhere); false when unknown or
- * not in 1..32. */
+ * it is the same wherever f runs (same_everywhere), or at `site` when given;
+ * false when unknown or not in 1..32. */
 static bool shuffle_width(const wl_lanes *l, const wl_func *f, const wl_expr *call,
-                          long long *width) {
+                          const wl_expr *site, long long *width) {
+  const wl_func *fw = f;
   const wl_expr *wexpr = wl_collective_width(call);
+  if (wexpr)
+    wexpr = at_site(l, f, site, wexpr, &fw);
   *width = 32;
-  return (!wexpr || same_everywhere(l, f, wexpr, width, 0)) && *width >= 1 && *width <= 32;
+  return (!wexpr || same_everywhere(l, fw, wexpr, width, 0)) && *width >= 1 && *width <= 32;
 }
 
 /* The lane `lane` reads from at shuffle `call`, -1 when unknown: the source
  * operand is a constant, or (for __shfl, with a power-of-two width) a value
  * known modulo 32 from the lane id, such as (threadIdx.x + 1) & 7. */
 static long long source_lane(const wl_lanes *l, const wl_func *f, const wl_expr *call,
-                             const wl_builtin *co, unsigned lane) {
+                             const wl_expr *site, const wl_builtin *co, unsigned lane) {
   unsigned si = (unsigned)co->src_arg;
   const wl_expr *src = co->src_arg >= 0 && call->nargs > si ? call->args[si] : NULL;
   long long off, width;
-  if (!src || !wl_builtin_is_shuffle(co) || !shuffle_width(l, f, call, &width))
+  if (!src || !wl_builtin_is_shuffle(co) || !shuffle_width(l, f, call, site, &width))
     return -1;
+  src = at_site(l, f, site, src, &f);
   if (!wl_consteval(src, &off)) {
     lane_eval le = {l, f, lane, 0};
     if (co->kind != WL_BK_SHFL || (width & (width - 1)) != 0 || !lane_congruent(l, f, src, 0) ||
@@ -223,9 +248,10 @@ static long long source_lane(const wl_lanes *l, const wl_func *f, const wl_expr 
 /* For a shuffle reached by exactly the lanes of `set`: whether every lane
  * reads from a lane of the set (or keeps its own value at a segment edge).
  * A lane outside the mask gives an undefined value, so a mask fix is only
- * trusted when this holds. Sources that cannot be computed: false. */
+ * trusted when this holds. Sources that cannot be computed: false. With a
+ * `site` (a call of f), f's parameters are the arguments of that call. */
 static bool sources_inside(const wl_lanes *l, const wl_func *f, const wl_expr *call,
-                           const wl_builtin *co, unsigned set) {
+                           const wl_expr *site, const wl_builtin *co, unsigned set) {
   /* __shfl_up reads its own lane or a lower one of its segment, whatever the
    * delta and width: inside any prefix of the warp; __shfl_down, inside any
    * suffix */
@@ -242,7 +268,7 @@ static bool sources_inside(const wl_lanes *l, const wl_func *f, const wl_expr *c
    * 4)`, the 8-lane segments of x11 SIMD's Expansion) */
   long long w;
   if ((co->kind == WL_BK_SHFL || co->kind == WL_BK_SHFL_UP || co->kind == WL_BK_SHFL_DOWN) &&
-      shuffle_width(l, f, call, &w) && (w & (w - 1)) == 0) {
+      shuffle_width(l, f, call, site, &w) && (w & (w - 1)) == 0) {
     bool whole = true;
     unsigned seg = w == 32 ? ~0u : (1u << w) - 1u;
     for (unsigned b = 0; b < 32 && whole; b += (unsigned)w) {
@@ -255,7 +281,7 @@ static bool sources_inside(const wl_lanes *l, const wl_func *f, const wl_expr *c
   for (unsigned lane = 0; lane < 32; lane++) {
     if (!(set >> lane & 1u))
       continue;
-    long long from = source_lane(l, f, call, co, lane);
+    long long from = source_lane(l, f, call, site, co, lane);
     if (from < 0 || !(set >> from & 1u))
       return false;
   }
@@ -394,11 +420,70 @@ bool wl_quotient_cond(const wl_lanes *l, const wl_func *f, const wl_expr *cond, 
   return true;
 }
 
+/* threadIdx.z or blockDim.z (a member z of either). */
+static bool z_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  bool *found = ud;
+  const wl_expr *b = e->kind == WL_E_MEMBER && e->nargs >= 1 ? wl_expr_strip(e->args[0]) : NULL;
+  if (b && e->name && strcmp(e->name, "z") == 0 && b->kind == WL_E_REF && b->var &&
+      (b->var->flags & WL_V_GLOBAL) && b->var->name &&
+      (strcmp(b->var->name, "threadIdx") == 0 || strcmp(b->var->name, "blockDim") == 0))
+    *found = true;
+  return !*found;
+}
+
+/* Whether kernel f's blocks are taken to be one deep: the launches of f in
+ * the file fix its block width and each gives z 1, or (no such launches) f's
+ * own code reads neither threadIdx.z nor blockDim.z (the kernel's own
+ * evidence of its shape: a block deeper than 1 would run each (x, y)
+ * thread's work again in every z-slice). */
+static bool one_deep(const wl_lanes *l, const wl_func *f) {
+  unsigned bx;
+  bool z1;
+  if (!f || !f->body)
+    return false;
+  if (wl_lanes_launch_block_x(l, f, &bx, &z1))
+    return z1;
+  bool z = false;
+  wl_visitor v = {NULL, z_expr, &z, true};
+  wl_walk_stmt(f->body, &v);
+  return !z;
+}
+
+/* Whether e, an expression of kernel f, is a row index of the block that
+ * rises with the lane: threadIdx.z, or threadIdx.y in a kernel whose blocks
+ * are one deep (one_deep), plus or minus warp-uniform terms (no warp-uniform
+ * value minus it). The hardware numbers threads x first, then y, then z, and
+ * cuts warps from that order, so along the lanes of a warp such a row index
+ * never falls: a bound on it keeps a prefix (or a suffix) of the warp, whose
+ * length the code does not say (rows of unknown width). */
+static bool row_index(const wl_lanes *l, const wl_func *f, const wl_expr *e, int depth) {
+  e = wl_expr_strip(e);
+  if (!e || depth > 8 || !f || !(f->flags & WL_F_GLOBAL))
+    return false;
+  if (is_tid_dim(e, "z"))
+    return true;
+  if (is_tid_dim(e, "y"))
+    return one_deep(l, f);
+  if (e->kind == WL_E_REF) {
+    const wl_expr *r = wl_local_resolve(f, e);
+    return r && r != e && row_index(l, f, r, depth + 1);
+  }
+  if (e->kind != WL_E_BINARY || e->nargs != 2 || (e->op != WL_B_ADD && e->op != WL_B_SUB))
+    return false;
+  if (!wl_lanes_expr_dependent(l, e->args[1]))
+    return row_index(l, f, e->args[0], depth + 1);
+  return e->op == WL_B_ADD && !wl_lanes_expr_dependent(l, e->args[0]) &&
+         row_index(l, f, e->args[1], depth + 1);
+}
+
 /* Whether cond (through !) keeps the lanes below a bound on its side
  * `side`: *below is whether those are the low lanes of the warp, *seg the
- * size of the segments that pass or fail together. */
+ * size of the segments that pass or fail together. With `rows`, a row index
+ * of the block (row_index) compared with a warp-uniform bound counts too,
+ * as segments of one lane (the rows' width is not known). */
 static bool prefix_cond(const wl_lanes *l, const wl_func *f, const wl_expr *cond, int side,
-                        unsigned *seg, bool *below) {
+                        bool rows, unsigned *seg, bool *below) {
   long long c;
   cond = wl_expr_strip(cond);
   if (!cond)
@@ -408,7 +493,7 @@ static bool prefix_cond(const wl_lanes *l, const wl_func *f, const wl_expr *cond
       *below = side == 1;
       return true;
     }
-    return prefix_cond(l, f, cond->args[0], !side, seg, below);
+    return prefix_cond(l, f, cond->args[0], !side, rows, seg, below);
   }
   if (cond->kind != WL_E_BINARY || cond->nargs != 2)
     return false;
@@ -426,7 +511,13 @@ static bool prefix_cond(const wl_lanes *l, const wl_func *f, const wl_expr *cond
     lo = op == WL_B_LT || op == WL_B_LE;
   else if (!wl_lanes_expr_dependent(l, a) && tid_linear(l, f, b, seg, 0))
     lo = op == WL_B_GT || op == WL_B_GE;
-  else
+  else if (rows && !wl_lanes_expr_dependent(l, b) && row_index(l, f, a, 0)) {
+    *seg = 1;
+    lo = op == WL_B_LT || op == WL_B_LE;
+  } else if (rows && !wl_lanes_expr_dependent(l, a) && row_index(l, f, b, 0)) {
+    *seg = 1;
+    lo = op == WL_B_GT || op == WL_B_GE;
+  } else
     return false;
   *below = lo == (side == 1);
   return true;
@@ -438,10 +529,10 @@ static bool prefix_cond(const wl_lanes *l, const wl_func *f, const wl_expr *cond
  * value compared with zero (== 0, != 0, !q). Returns how many sets (0: not
  * such a condition). */
 static unsigned prefix_sets(const wl_lanes *l, const wl_func *f, const wl_expr *cond, int side,
-                            unsigned *sets) {
+                            bool rows, unsigned *sets) {
   unsigned seg = 0;
   bool prefix;
-  if (side < 0 || !prefix_cond(l, f, cond, side, &seg, &prefix))
+  if (side < 0 || !prefix_cond(l, f, cond, side, rows, &seg, &prefix))
     return 0;
   unsigned n = 0;
   for (unsigned k = seg; k < 32; k += seg)
@@ -621,17 +712,21 @@ static void tail_note(wl_mask_fixer *mf, const wl_stmt *guard, bool exits_early,
                         "with the legacy call)");
 }
 
-/* Whether sources stay inside every set of the prefix family of cond (side). */
+/* Whether sources stay inside every set of the prefix family of cond (side)
+ * of kernel fk; `rows`: a grid-tail guard, which may bound a row index
+ * (prefix_cond); `site`: a call of f to judge the collective at
+ * (sources_inside). */
 static bool sources_in_family(const wl_lanes *l, const wl_func *fk, const wl_expr *cond, int side,
-                              const wl_func *f, const wl_expr *call, const wl_builtin *co) {
+                              bool rows, const wl_func *f, const wl_expr *call, const wl_expr *site,
+                              const wl_builtin *co) {
   unsigned sets[33];
   if (!co || !wl_builtin_is_shuffle(co))
     return true; /* votes combine only the lanes of the mask */
-  unsigned n = cond ? prefix_sets(l, fk, cond, side, sets) : 0;
+  unsigned n = cond ? prefix_sets(l, fk, cond, side, rows, sets) : 0;
   if (n == 0)
     return false;
   for (unsigned i = 0; i < n; i++)
-    if (!sources_inside(l, f, call, co, sets[i]))
+    if (!sources_inside(l, f, call, site, co, sets[i]))
       return false;
   return true;
 }
@@ -725,7 +820,8 @@ wl_mask_choice wl_choose_mask(wl_mask_fixer *mf, const wl_expr *call, char *mask
   if (n == 0) {
     tail_find tf = {NULL, NULL, 0};
     if (f && called_only_at_tails(l, f, &tf, 0) && tf.guard) {
-      bool src_ok = sources_in_family(l, tf.kernel, tf.guard->expr, tf.side, f, call, co);
+      bool src_ok =
+          sources_in_family(l, tf.kernel, tf.guard->expr, tf.side, true, f, call, NULL, co);
       tail_note(mf, tf.guard, tf.side == 0, src_ok, true);
       mf->tail_exact = src_ok;
       mf->why_not_hoisted = "its function is called where only part of a warp runs";
@@ -781,8 +877,9 @@ wl_mask_choice wl_choose_mask(wl_mask_fixer *mf, const wl_expr *call, char *mask
   bool src_ok = true;
   if (co && wl_builtin_is_shuffle(co)) {
     unsigned set = 0;
-    src_ok = (wl_lanes_reaching_lanes(l, call, &set) && sources_inside(l, f, call, co, set)) ||
-             sources_in_family(l, f, cond, pass, f, call, co);
+    src_ok =
+        (wl_lanes_reaching_lanes(l, call, &set) && sources_inside(l, f, call, NULL, co, set)) ||
+        sources_in_family(l, f, cond, pass, tail, f, call, NULL, co);
     if (!src_ok && !*why)
       *why = "the shuffle may read from lanes outside the branch's mask (undefined values): move "
              "the shuffle where every lane it reads from runs it";
@@ -839,4 +936,19 @@ bool wl_full_mask_ok_at_tail(wl_mask_fixer *mf, const wl_expr *call) {
   wl_mask_choice c = wl_choose_mask(mf, call, mask, sizeof mask, &at, &hoist, &why);
   free(hoist);
   return (c == WL_MASK_FULL_NOTED || c == WL_MASK_HOISTED) && mf->tail_exact;
+}
+
+bool wl_full_mask_ok_at_tail_site(wl_mask_fixer *mf, const wl_expr *site, const wl_expr *call) {
+  const wl_lanes *l = wl_an_lanes(mf->ctx->an);
+  const wl_func *fc = l ? wl_lanes_func_of_expr(l, call) : NULL;
+  if (!fc || site == call || wl_lanes_callee(l, site) != fc)
+    return false;
+  const wl_func *f = wl_lanes_func_of_expr(l, site);
+  wl_lane_reach r[2];
+  int side;
+  if (wl_lanes_restrictions(l, site, r, 2) != 1 || r[0].caller_partial ||
+      !grid_tail(l, f, &r[0], &side))
+    return false;
+  return sources_in_family(l, f, r[0].stmt->expr, side, true, fc, call, site,
+                           wl_collective_of(call));
 }

@@ -69,6 +69,14 @@ bool wl_fix_mask_arg(wl_mask_fixer *mf, wl_finding *fd, const wl_expr *call, con
  * the guard. */
 bool wl_full_mask_ok_at_tail(wl_mask_fixer *mf, const wl_expr *call);
 
+/* The same for collective `call` of a wrapper judged at one call `site` of
+ * the wrapper (the wrapper's parameters being that call's arguments): the
+ * site lies directly under a grid-tail guard of its kernel, and every lane
+ * that passes it reads from a lane that passed it too (CudaSift's
+ * `ShiftUp(v, 1)` or `Shuffle(v, 0)` after `if (ypos >= height) return;`,
+ * while other kernels call the same wrappers elsewhere). */
+bool wl_full_mask_ok_at_tail_site(wl_mask_fixer *mf, const wl_expr *site, const wl_expr *call);
+
 struct wl_lanes;
 /* Whether e is a thread id plus warp-uniform terms (*seg = 1), or such a
  * value divided by (or shifted right to divide by) a power of two D up to 32
