@@ -785,6 +785,7 @@ static void prepare_job(run_ctx *rc, job *j) {
   j->ao.parse.cuda_path = rc->toolkit.root;
   j->ao.parse.cuda_version = rc->toolkit.version;
   j->ao.parse.pch = rc->pch;
+  j->ao.parse.no_std_pch = o->no_std_pch;
   j->ao.parse.arch = arch;
   j->ao.parse.verbose = o->verbose;
   j->ao.enabled = j->prof ? j->prof->enabled : NULL;

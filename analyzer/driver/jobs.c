@@ -230,8 +230,8 @@ static bool make_run_key(run_ctx *rc, wl_buf *k) {
     key_str(k, env[i], getenv(env[i]));
   key_str(k, "cwd", rc->cwd);
   key_str(k, "toolkit", rc->toolkit.root);
-  wl_buf_printf(k, "cuda %u pch %d unused %d infer %d\n", rc->toolkit.version, rc->pch != NULL,
-                o->report_unused, rc->infer != NULL);
+  wl_buf_printf(k, "cuda %u pch %d std-pch %d unused %d infer %d\n", rc->toolkit.version,
+                rc->pch != NULL, rc->pch && !o->no_std_pch, o->report_unused, rc->infer != NULL);
   key_str(k, "cuda-canon", rc->cuda_canon);
   key_str(k, "header-filter", rc->have_header_re ? o->header_filter : NULL);
   for (size_t i = 0; i < rc->roots.n; i++)

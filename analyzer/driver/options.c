@@ -86,6 +86,10 @@ static const char usage_text[] =
     "  --no-pch                   parse the CUDA headers again for every file instead of once\n"
     "                             per run, and do not keep them in the cache directory\n"
     "                             (slower; the findings are the same)\n"
+    "  --no-std-pch               keep the C and C++ standard headers (<cstdio>, <vector>,\n"
+    "                             <iostream>...) out of the shared precompiled header: every\n"
+    "                             file parses those it includes itself (slower; the findings\n"
+    "                             are the same)\n"
     "  --no-cache                 analyze every file again: do not read or write the result\n"
     "                             cache (an unchanged file's findings are otherwise served\n"
     "                             from it without parsing; see the README)\n"
@@ -213,6 +217,7 @@ enum {
   OPT_CUDA_PATH,
   OPT_NO_CUDA_PATH,
   OPT_NO_PCH,
+  OPT_NO_STD_PCH,
   OPT_NO_CACHE,
   OPT_CACHE_DIR,
   OPT_CACHE_STATS,
@@ -260,6 +265,7 @@ static const struct option long_opts[] = {
     {"cuda-path", required_argument, NULL, OPT_CUDA_PATH},
     {"no-cuda-path", no_argument, NULL, OPT_NO_CUDA_PATH},
     {"no-pch", no_argument, NULL, OPT_NO_PCH},
+    {"no-std-pch", no_argument, NULL, OPT_NO_STD_PCH},
     {"no-cache", no_argument, NULL, OPT_NO_CACHE},
     {"cache-dir", required_argument, NULL, OPT_CACHE_DIR},
     {"cache-stats", no_argument, NULL, OPT_CACHE_STATS},
@@ -423,6 +429,7 @@ static wl_parse_result take_option(wl_cli_opts *o, int opt, const char *v, bool 
     o->cuda_path = NULL;
     break;
   case OPT_NO_PCH: o->no_pch = true; break;
+  case OPT_NO_STD_PCH: o->no_std_pch = true; break;
   case OPT_NO_CACHE: o->no_cache = true; break;
   case OPT_CACHE_STATS: o->cache_stats = true; break;
   case OPT_CACHE_DIR:

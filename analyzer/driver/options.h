@@ -35,6 +35,7 @@ typedef struct wl_cli_opts {
   const char *cuda_path;    /* --cuda-path */
   bool no_cuda_path;        /* --no-cuda-path: the built-in prelude */
   bool no_pch;              /* --no-pch: no shared precompiled headers */
+  bool no_std_pch;          /* --no-std-pch: no standard headers in them */
   bool no_cache;            /* --no-cache: neither read nor write the result cache */
   const char *cache_dir;    /* --cache-dir; NULL: wl_cache_default_dir() */
   bool cache_stats;         /* --cache-stats: say which files came from the cache */

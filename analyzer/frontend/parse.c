@@ -20,6 +20,7 @@
 
 #include "deps.h"
 #include "pch.h"
+#include "pch_std.h"
 #include "toolkit.h"
 
 #include "hmap.h"
@@ -41,6 +42,9 @@ struct wl_parser {
    * (see lower_ctx.system_names). Names and values are owned. */
   wl_hmap system_names;
   uint64_t sys_args;
+  /* The precompiled headers with the standard headers this parser loaded
+   * (char*, owned) and what each holds (wl_pch_std*; NULL: unreadable). */
+  wl_vec std_pch, std_maps;
 };
 
 wl_parser *wl_parser_new(void) {
@@ -61,6 +65,12 @@ static void system_names_clear(wl_parser *p) {
 void wl_parser_free(wl_parser *p) {
   if (!p)
     return;
+  for (size_t i = 0; i < p->std_pch.n; i++) {
+    free(p->std_pch.v[i]);
+    wl_pch_std_free(p->std_maps.v[i]);
+  }
+  wl_vec_free(&p->std_pch);
+  wl_vec_free(&p->std_maps);
   wl_deps_memo_free(&p->deps);
   system_names_clear(p);
   wl_hmap_free(&p->system_names);
@@ -220,6 +230,8 @@ typedef struct invocation {
   char arch[64], cudapath[1200], cccl[1200], vmaj[48], vmin[48];
   struct CXUnsavedFile *uf; /* nuf used; room for one more (the main file) */
   char **names;             /* owned names of uf[0 .. nnames) */
+  char *pch_text;           /* the precompiled header's main file (owned) */
+  unsigned std_line;        /* its line where the standard headers start; 0: none */
   unsigned nuf, nnames;
 } invocation;
 
@@ -242,7 +254,8 @@ static void add_unsaved(invocation *in, const char *dir, const char *name, const
  * (not an array), is then accepted without a compile database too, instead
  * of being rejected with every use of it; nothing else the analysis reads
  * changes (clang only defines __CLANG_RDC__ besides). */
-static void invocation_init(invocation *in, const wl_parse_opts *opts, unsigned arch, bool cg) {
+static void invocation_init(invocation *in, const wl_parse_opts *opts, unsigned arch, bool cg,
+                            bool std) {
   memset(in, 0, sizeof *in);
   snprintf(in->arch, sizeof in->arch, "--cuda-gpu-arch=sm_%u", arch);
   static const char *const base[] = {"-x",
@@ -317,7 +330,18 @@ static void invocation_init(invocation *in, const wl_parse_opts *opts, unsigned 
    * that does not include them): such a file would otherwise parse their
    * 10,000 lines itself, about 1 s; the others get one without them, which
    * costs each file about 40 ms less to load */
-  add_unsaved(in, WL_PRELUDE_DIR, "__warplint_pch.cuh", opts->cuda_path && cg ? toolkit_pch : "");
+  wl_buf t;
+  wl_buf_init(&t);
+  wl_buf_puts(&t, opts->cuda_path && cg ? toolkit_pch : "");
+  if (std) {
+    /* the C and C++ standard headers (pch_std.h): most files include some */
+    in->std_line = 1;
+    for (size_t i = 0; i < t.len; i++)
+      in->std_line += t.data[i] == '\n';
+    wl_buf_puts(&t, wl_pch_std_text());
+  }
+  in->pch_text = wl_buf_detach(&t);
+  add_unsaved(in, WL_PRELUDE_DIR, "__warplint_pch.cuh", in->pch_text);
 }
 
 static void invocation_free(invocation *in) {
@@ -325,6 +349,7 @@ static void invocation_free(invocation *in) {
     free(in->names[i]);
   free(in->names);
   free(in->uf);
+  free(in->pch_text);
   wl_vec_free(&in->args);
 }
 
@@ -357,6 +382,119 @@ static bool pch_failed(CXTranslationUnit tu) {
     clang_disposeDiagnostic(d);
   }
   return bad;
+}
+
+/* Whether the file includes a header that is not one of the CUDA headers
+ * the prelude (or the toolkit, through clang's wrapper) brings anyway: only
+ * such a file may include a standard header, directly or through its own
+ * headers; the others load the smaller plain precompiled header. */
+static bool includes_other(const char *text, size_t len) {
+  const char *end = text + len;
+  for (const char *l = text; l < end;) {
+    const char *nl = memchr(l, '\n', (size_t)(end - l));
+    const char *e = nl ? nl : end;
+    const char *c = l;
+    while (c < e && (*c == ' ' || *c == '\t'))
+      c++;
+    if (c < e && *c == '#') {
+      c++;
+      while (c < e && (*c == ' ' || *c == '\t'))
+        c++;
+      if (e - c >= 7 && strncmp(c, "include", 7) == 0) {
+        c += 7;
+        while (c < e && (*c == ' ' || *c == '\t'))
+          c++;
+        if (c >= e || (*c != '<' && *c != '"'))
+          return true; /* a macro names it */
+        char close = *c == '<' ? '>' : '"';
+        const char *b = ++c;
+        while (c < e && *c != close)
+          c++;
+        bool known = false;
+        for (size_t i = 0; wl_prelude_files[i].name && !known; i++)
+          known = strlen(wl_prelude_files[i].name) == (size_t)(c - b) &&
+                  strncmp(wl_prelude_files[i].name, b, (size_t)(c - b)) == 0;
+        if (!known)
+          return true;
+      }
+    }
+    l = nl ? nl + 1 : end;
+  }
+  return false;
+}
+
+/* Parses the file with the invocation (initialized here, with the standard
+ * headers in its precompiled header when std) and the shared precompiled
+ * header of its arguments when there is one; *pch_out: the one loaded, or
+ * NULL. A precompiled header with the standard headers that cannot be built
+ * (an error in them with these arguments) gives the plain one. */
+static enum CXErrorCode parse_once(wl_parser *p, const char *path, const char *text, size_t len,
+                                   const wl_parse_opts *opts, unsigned arch, bool cg, bool std,
+                                   invocation *in, const char **pch_out, CXTranslationUnit *ctu) {
+  invocation_init(in, opts, arch, cg, std);
+  /* the shared precompiled header of these arguments, built by the first file */
+  const char *pch =
+      opts->pch && pch_allowed(opts)
+          ? wl_pch_get(opts->pch, p->index, PCH_HEADER, (const char *const *)in->args.v,
+                       (int)in->args.n, in->uf, in->nuf, std)
+          : NULL;
+  if (std && !pch) {
+    invocation_free(in);
+    return parse_once(p, path, text, len, opts, arch, cg, false, in, pch_out, ctu);
+  }
+  size_t nargs = in->args.n;
+  if (pch) {
+    wl_vec_push(&in->args, "-include-pch");
+    wl_vec_push(&in->args, (void *)pch);
+  }
+  in->uf[in->nuf].Filename = path;
+  in->uf[in->nuf].Contents = text;
+  in->uf[in->nuf].Length = (unsigned long)len;
+  *ctu = NULL;
+  /* with the standard headers, the notes of an error that lie in them are
+   * kept (wl_pch_std_differs reads them); warplint reads errors only */
+  unsigned flags = CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing |
+                   (in->std_line ? 0 : CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles);
+  enum CXErrorCode ec =
+      clang_parseTranslationUnit2(p->index, path, (const char *const *)in->args.v, (int)in->args.n,
+                                  in->uf, in->nuf + 1, flags, ctu);
+  if (pch && (ec != CXError_Success || !*ctu || pch_failed(*ctu))) {
+    /* the precompiled header could not be loaded: never again, and this file without it */
+    wl_pch_reject(opts->pch, pch);
+    if (*ctu)
+      clang_disposeTranslationUnit(*ctu);
+    *ctu = NULL;
+    pch = NULL;
+    in->args.n = nargs;
+    in->std_line = 0;
+    ec = clang_parseTranslationUnit2(p->index, path, (const char *const *)in->args.v, (int)nargs,
+                                     in->uf, in->nuf + 1, flags, ctu);
+  }
+  *pch_out = pch;
+  return ec;
+}
+
+/* Whether a unit parsed with the standard headers in its precompiled
+ * header must be parsed again without them (wl_pch_std_differs, with what
+ * the precompiled header holds read once per parser). */
+static bool std_differs(wl_parser *p, CXTranslationUnit ctu, const char *pch, unsigned std_line,
+                        const char **why) {
+  wl_pch_std *s = NULL;
+  size_t i = 0;
+  while (i < p->std_pch.n && strcmp(p->std_pch.v[i], pch) != 0)
+    i++;
+  if (i < p->std_pch.n) {
+    s = p->std_maps.v[i];
+  } else {
+    s = wl_pch_std_load(p->index, pch, PCH_HEADER, std_line);
+    wl_vec_push(&p->std_pch, wl_xstrdup(pch));
+    wl_vec_push(&p->std_maps, (void *)s);
+  }
+  if (!s) {
+    *why = "its precompiled header cannot be read";
+    return true;
+  }
+  return wl_pch_std_differs(s, ctu, why);
 }
 
 wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
@@ -394,38 +532,27 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
             "warplint: note: %s: libclang does not know sm_%u; analyzed as sm_%u "
             "(__CUDA_ARCH__ %u)\n",
             path, asked, arch, arch * 10);
-  invocation in;
   /* the file itself names them (a project header that includes them is
    * parsed with them, as without a precompiled header) */
-  invocation_init(&in, opts, arch, memmem(text, len, "cooperative_groups", 18) != NULL);
-  /* the shared precompiled header of these arguments, built by the first file */
-  const char *pch = opts->pch && pch_allowed(opts)
-                        ? wl_pch_get(opts->pch, p->index, PCH_HEADER,
-                                     (const char *const *)in.args.v, (int)in.args.n, in.uf, in.nuf)
-                        : NULL;
-  size_t nargs = in.args.n;
-  if (pch) {
-    wl_vec_push(&in.args, "-include-pch");
-    wl_vec_push(&in.args, (void *)pch);
-  }
-  in.uf[in.nuf].Filename = path;
-  in.uf[in.nuf].Contents = text;
-  in.uf[in.nuf].Length = (unsigned long)len;
-
+  bool cg = memmem(text, len, "cooperative_groups", 18) != NULL;
+  bool std = opts->pch && !opts->no_std_pch && pch_allowed(opts) && includes_other(text, len);
+  invocation in;
+  const char *pch = NULL;
   CXTranslationUnit ctu = NULL;
-  unsigned flags = CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing |
-                   CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles;
-  enum CXErrorCode ec = clang_parseTranslationUnit2(p->index, path, (const char *const *)in.args.v,
-                                                    (int)in.args.n, in.uf, in.nuf + 1, flags, &ctu);
-  if (pch && (ec != CXError_Success || !ctu || pch_failed(ctu))) {
-    /* the precompiled header could not be loaded: never again, and this file without it */
-    wl_pch_reject(opts->pch, pch);
-    if (ctu)
-      clang_disposeTranslationUnit(ctu);
-    ctu = NULL;
-    pch = NULL;
-    ec = clang_parseTranslationUnit2(p->index, path, (const char *const *)in.args.v, (int)nargs,
-                                     in.uf, in.nuf + 1, flags, &ctu);
+  enum CXErrorCode ec = parse_once(p, path, text, len, opts, arch, cg, std, &in, &pch, &ctu);
+  const char *why = NULL;
+  if (std && in.std_line && pch && ec == CXError_Success && ctu &&
+      std_differs(p, ctu, pch, in.std_line, &why)) {
+    /* the standard headers loaded before the file may change what it means:
+     * parsed again as without them */
+    if (opts->verbose)
+      fprintf(stderr,
+              "warplint: note: %s: parsed again without the standard headers "
+              "in the precompiled header (%s)\n",
+              path, why);
+    clang_disposeTranslationUnit(ctu);
+    invocation_free(&in);
+    ec = parse_once(p, path, text, len, opts, arch, cg, false, &in, &pch, &ctu);
   }
   uint64_t args_hash = WL_FNV_START;
   for (size_t i = 0; i < in.args.n; i++)

@@ -30,6 +30,7 @@ typedef struct wl_parse_opts {
   const char *cuda_path;    /* real toolkit headers; NULL: the built-in prelude */
   unsigned cuda_version;    /* its CUDA_VERSION (toolkit.h); 0: read from cuda_path */
   struct wl_pch_cache *pch; /* the run's shared precompiled headers; NULL: none */
+  bool no_std_pch;          /* they hold the CUDA headers only (pch_std.h) */
   unsigned arch;            /* compute capability for __CUDA_ARCH__, e.g. 75; 0: WL_DEFAULT_ARCH */
   bool verbose;             /* report unresolved includes/types on stderr */
   bool quiet_diags;         /* verbose, but the caller prints the unresolved (analyze.c) */

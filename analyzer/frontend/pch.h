@@ -26,11 +26,11 @@ void wl_pch_cache_free(wl_pch_cache *c);
  * files, built from `header` (an unsaved file among uf that includes
  * nothing itself: the headers come from the arguments) the first time these
  * arguments are seen; NULL when it could not be built or was rejected
- * (then parse without one). Threads and processes asking for arguments
- * being built wait for that build. The path stays valid until
- * wl_pch_cache_free. */
+ * (then parse without one). strict: a build with any error fails (else
+ * only a fatal one). Threads and processes asking for arguments being built
+ * wait for that build. The path stays valid until wl_pch_cache_free. */
 const char *wl_pch_get(wl_pch_cache *c, CXIndex index, const char *header, const char *const *args,
-                       int nargs, struct CXUnsavedFile *uf, unsigned nuf);
+                       int nargs, struct CXUnsavedFile *uf, unsigned nuf, bool strict);
 
 /* A translation unit could not load `path`: the arguments it was built for
  * parse without a precompiled header from now on. */

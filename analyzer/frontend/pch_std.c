@@ -1,0 +1,707 @@
+/* pch_std.c - the standard headers of the shared precompiled header and the
+ * check that a file parsed with them means what it means without them (see
+ * pch_std.h). The precompiled header is read once per parser: its include
+ * directives give a graph of its files, whose part reached without the
+ * standard-header section is the base (the prelude or the toolkit, which
+ * the plain precompiled header holds too); a file parsed with it may use
+ * what the base and the headers its own #include directives name (with
+ * what those include in turn) declare, and nothing else. */
+#define _DEFAULT_SOURCE
+#include "pch_std.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buf.h"
+#include "hmap.h"
+#include "paths.h"
+
+/* The headers: what CUDA sources commonly include, and what they include
+ * in turn. Not <assert.h>/<cassert>: it is read again at every inclusion
+ * (NDEBUG), and costs little. Not <memory>: with the built-in prelude
+ * (whose __noinline__ is a macro) libstdc++'s shared_ptr_base.h has an
+ * error, and a precompiled header with an error is not used. */
+static const char std_text[] = "// the C and C++ standard headers (pch_std.c)\n"
+                               "#include <stddef.h>\n"
+                               "#include <stdint.h>\n"
+                               "#include <limits.h>\n"
+                               "#include <float.h>\n"
+                               "#include <stdio.h>\n"
+                               "#include <stdlib.h>\n"
+                               "#include <string.h>\n"
+                               "#include <math.h>\n"
+                               "#include <time.h>\n"
+                               "#include <ctype.h>\n"
+                               "#include <cstddef>\n"
+                               "#include <cstdint>\n"
+                               "#include <climits>\n"
+                               "#include <cfloat>\n"
+                               "#include <cstdio>\n"
+                               "#include <cstdlib>\n"
+                               "#include <cstring>\n"
+                               "#include <cmath>\n"
+                               "#include <ctime>\n"
+                               "#include <cctype>\n"
+                               "#include <new>\n"
+                               "#include <limits>\n"
+                               "#include <type_traits>\n"
+                               "#include <utility>\n"
+                               "#include <exception>\n"
+                               "#include <stdexcept>\n"
+                               "#include <typeinfo>\n"
+                               "#include <string>\n"
+                               "#include <vector>\n"
+                               "#include <algorithm>\n"
+                               "#include <numeric>\n"
+                               "#include <functional>\n"
+                               "#include <iostream>\n"
+                               "#include <fstream>\n"
+                               "#include <sstream>\n"
+                               "#include <iomanip>\n"
+                               "#include <map>\n"
+                               "#include <set>\n";
+
+const char *wl_pch_std_text(void) { return std_text; }
+
+struct wl_pch_std {
+  wl_hmap index;       /* file key (owned) -> 1 + node */
+  size_t nn;           /* nodes */
+  size_t *start;       /* [nn + 1]: node i includes adj[start[i] .. start[i+1]) */
+  uint32_t *adj;       /* included nodes */
+  unsigned char *base; /* [nn]: reached without the section */
+  wl_hmap macros;      /* macro name (owned) -> wl_vec* of 1 + node, defined by the section only */
+  char **paths;        /* [nn]: a file's name (owned) */
+  bool have_idents;    /* idents is filled (on first use) */
+  wl_hmap idents;      /* the identifiers of the section's own files (owned keys) */
+};
+
+/* A file's key: its device and inode (the same file under two spellings is
+ * one node), else its name. */
+static char *file_key(CXFile f) {
+  CXFileUniqueID id;
+  wl_buf b;
+  wl_buf_init(&b);
+  if (clang_getFileUniqueID(f, &id) == 0 && (id.data[0] || id.data[1])) {
+    wl_buf_printf(&b, "%llx:%llx", id.data[0], id.data[1]);
+  } else {
+    CXString s = clang_getFileName(f);
+    const char *n = clang_getCString(s);
+    wl_buf_printf(&b, "n:%s", n ? n : "");
+    clang_disposeString(s);
+  }
+  return wl_buf_detach(&b);
+}
+
+static bool file_named(CXFile f, const char *name) {
+  CXString s = clang_getFileName(f);
+  const char *n = clang_getCString(s);
+  bool same = n && strcmp(n, name) == 0;
+  clang_disposeString(s);
+  return same;
+}
+
+typedef struct load_ctx {
+  wl_pch_std *s;
+  const char *header;
+  unsigned first_line;
+  wl_vec edges;   /* (from << 32 | to) */
+  wl_vec roots;   /* base roots: nodes */
+  wl_vec section; /* nodes the section includes */
+  wl_vec defs;    /* pairs: macro name (owned), (void*)node */
+} load_ctx;
+
+static uintptr_t node_of(wl_pch_std *s, CXFile f) {
+  char *k = file_key(f);
+  void **slot = wl_hmap_slot_of(&s->index, k);
+  if (*slot) {
+    free(k);
+    return (uintptr_t)*slot - 1;
+  }
+  /* the new slot's key is k itself (the map copies no key): now owned */
+  *slot = (void *)(uintptr_t)(s->nn + 1);
+  if (s->nn % 64 == 0)
+    s->paths = wl_xrealloc(s->paths, (s->nn + 64) * sizeof *s->paths);
+  CXString fs = clang_getFileName(f);
+  s->paths[s->nn] = wl_xstrdup(clang_getCString(fs) ? clang_getCString(fs) : "");
+  clang_disposeString(fs);
+  return s->nn++;
+}
+
+static enum CXChildVisitResult load_visit(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  load_ctx *l = data;
+  enum CXCursorKind k = clang_getCursorKind(c);
+  if (k == CXCursor_MacroDefinition) {
+    CXFile from = NULL;
+    clang_getExpansionLocation(clang_getCursorLocation(c), &from, NULL, NULL, NULL);
+    if (from) {
+      CXString ms = clang_getCursorSpelling(c);
+      const char *m = clang_getCString(ms);
+      if (m) {
+        wl_vec_push(&l->defs, wl_xstrdup(m));
+        wl_vec_push(&l->defs, (void *)node_of(l->s, from));
+      }
+      clang_disposeString(ms);
+    }
+    return CXChildVisit_Continue;
+  }
+  if (k != CXCursor_InclusionDirective)
+    return CXChildVisit_Continue;
+  CXFile to = clang_getIncludedFile(c);
+  if (!to)
+    return CXChildVisit_Continue;
+  CXFile from = NULL;
+  unsigned line = 0;
+  clang_getExpansionLocation(clang_getCursorLocation(c), &from, &line, NULL, NULL);
+  uintptr_t tn = node_of(l->s, to);
+  if (!from) /* the command line's forced includes (<built-in>) */
+    wl_vec_push(&l->roots, (void *)tn);
+  else if (file_named(from, l->header))
+    wl_vec_push(line >= l->first_line ? &l->section : &l->roots, (void *)tn);
+  else
+    wl_vec_push(&l->edges, (void *)((node_of(l->s, from) << 32) | tn));
+  return CXChildVisit_Continue;
+}
+
+/* Marks seen[] for `from` and every node it includes, directly or not. */
+static void mark(const wl_pch_std *s, uint32_t from, unsigned char *seen, uint32_t *stack) {
+  if (seen[from])
+    return;
+  size_t sp = 0;
+  stack[sp++] = from;
+  seen[from] = 1;
+  while (sp) {
+    uint32_t v = stack[--sp];
+    for (size_t k = s->start[v]; k < s->start[v + 1]; k++)
+      if (!seen[s->adj[k]]) {
+        seen[s->adj[k]] = 1;
+        stack[sp++] = s->adj[k];
+      }
+  }
+}
+
+void wl_pch_std_free(wl_pch_std *s) {
+  if (!s)
+    return;
+  for (size_t i = 0; i < s->index.cap; i++)
+    free((void *)s->index.slots[i].key);
+  wl_hmap_free(&s->index);
+  for (size_t i = 0; i < s->macros.cap; i++) {
+    free((void *)s->macros.slots[i].key);
+    wl_vec *v = s->macros.slots[i].val;
+    if (v) {
+      wl_vec_free(v);
+      free(v);
+    }
+  }
+  wl_hmap_free(&s->macros);
+  for (size_t i = 0; i < s->nn; i++)
+    free(s->paths[i]);
+  free(s->paths);
+  for (size_t i = 0; i < s->idents.cap; i++)
+    free((void *)s->idents.slots[i].key);
+  wl_hmap_free(&s->idents);
+  free(s->start);
+  free(s->adj);
+  free(s->base);
+  free(s);
+}
+
+wl_pch_std *wl_pch_std_load(CXIndex index, const char *pch, const char *header,
+                            unsigned first_line) {
+  CXTranslationUnit ptu = NULL;
+  if (clang_createTranslationUnit2(index, pch, &ptu) != CXError_Success || !ptu)
+    return NULL;
+  wl_pch_std *s = wl_xcalloc(1, sizeof *s);
+  wl_hmap_init(&s->index, true);
+  wl_hmap_init(&s->macros, true);
+  wl_hmap_init(&s->idents, true);
+  load_ctx l;
+  memset(&l, 0, sizeof l);
+  l.s = s;
+  l.header = header;
+  l.first_line = first_line;
+  clang_visitChildren(clang_getTranslationUnitCursor(ptu), load_visit, &l);
+  clang_disposeTranslationUnit(ptu);
+  bool ok = l.section.n > 0 && s->nn < UINT32_MAX;
+  if (ok) {
+    size_t nn = s->nn;
+    s->start = wl_xcalloc(nn + 1, sizeof *s->start);
+    s->adj = wl_xcalloc(l.edges.n + 1, sizeof *s->adj);
+    s->base = wl_xcalloc(nn + 1, 1);
+    unsigned char *indeg = wl_xcalloc(nn + 1, 1);
+    for (size_t i = 0; i < l.edges.n; i++) {
+      uintptr_t e = (uintptr_t)l.edges.v[i];
+      s->start[(e >> 32) + 1]++;
+      indeg[e & 0xffffffffu] = 1;
+    }
+    for (size_t i = 0; i < nn; i++)
+      s->start[i + 1] += s->start[i];
+    size_t *fill = wl_xcalloc(nn + 1, sizeof *fill);
+    for (size_t i = 0; i < l.edges.n; i++) {
+      uintptr_t e = (uintptr_t)l.edges.v[i];
+      size_t from = e >> 32;
+      s->adj[s->start[from] + fill[from]++] = (uint32_t)(e & 0xffffffffu);
+    }
+    free(fill);
+    for (size_t i = 0; i < l.section.n; i++)
+      indeg[(uintptr_t)l.section.v[i]] = 1;
+    /* what no directive of the graph or the section includes came from the
+     * command line (or the main file itself): the base too */
+    for (size_t i = 0; i < nn; i++)
+      if (!indeg[i])
+        wl_vec_push(&l.roots, (void *)(uintptr_t)i);
+    free(indeg);
+    uint32_t *stack = wl_xcalloc(nn + 1, sizeof *stack);
+    for (size_t i = 0; i < l.roots.n; i++)
+      mark(s, (uint32_t)(uintptr_t)l.roots.v[i], s->base, stack);
+    free(stack);
+    /* macros: those some base file defines are there in any case */
+    wl_hmap in_base;
+    wl_hmap_init(&in_base, true);
+    for (size_t i = 0; i + 1 < l.defs.n; i += 2)
+      if (s->base[(uintptr_t)l.defs.v[i + 1]])
+        wl_hmap_put(&in_base, l.defs.v[i], (void *)1, false);
+    for (size_t i = 0; i + 1 < l.defs.n; i += 2) {
+      const char *m = l.defs.v[i];
+      if (wl_hmap_get(&in_base, m))
+        continue;
+      wl_vec *v = wl_hmap_get(&s->macros, m);
+      if (!v) {
+        v = wl_xcalloc(1, sizeof *v);
+        wl_hmap_put(&s->macros, wl_xstrdup(m), v, false);
+      }
+      wl_vec_push(v, (void *)((uintptr_t)l.defs.v[i + 1] + 1));
+    }
+    wl_hmap_free(&in_base);
+  }
+  for (size_t i = 0; i < l.defs.n; i += 2)
+    free(l.defs.v[i]);
+  wl_vec_free(&l.defs);
+  wl_vec_free(&l.edges);
+  wl_vec_free(&l.roots);
+  wl_vec_free(&l.section);
+  if (!ok) {
+    wl_pch_std_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The check of one translation unit                                        */
+
+/* The identifiers of the files only the section brings in (comments
+ * skipped; strings and everything else kept): read from disk the first
+ * time a check needs them. */
+static void load_idents(wl_pch_std *s) {
+  s->have_idents = true;
+  for (size_t i = 0; i < s->nn; i++) {
+    if (s->base[i])
+      continue;
+    size_t len = 0;
+    char *text = wl_read_file(s->paths[i], &len);
+    if (!text) {
+      /* unreadable: every name counts */
+      wl_hmap_put(&s->idents, wl_xstrdup("*"), (void *)1, false);
+      continue;
+    }
+    const char *e = text + len;
+    for (const char *c = text; c < e;) {
+      if (c[0] == '/' && c + 1 < e && c[1] == '/') {
+        while (c < e && *c != '\n')
+          c++;
+      } else if (c[0] == '/' && c + 1 < e && c[1] == '*') {
+        const char *z = c + 2 < e ? strstr(c + 2, "*/") : NULL;
+        c = z ? z + 2 : e;
+      } else if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || *c == '_') {
+        const char *b = c;
+        while (c < e && ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || *c == '_' ||
+                         (*c >= '0' && *c <= '9')))
+          c++;
+        char tmp[128];
+        size_t n = (size_t)(c - b);
+        if (b[0] != '_' && n < sizeof tmp) { /* a reserved name is the library's own */
+          memcpy(tmp, b, n);
+          tmp[n] = '\0';
+          if (!wl_hmap_get(&s->idents, tmp))
+            wl_hmap_put(&s->idents, wl_xstrdup(tmp), (void *)1, false);
+        }
+      } else if (*c >= '0' && *c <= '9') {
+        while (c < e && ((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z') ||
+                         (*c >= 'A' && *c <= 'Z') || *c == '_' || *c == '.'))
+          c++;
+      } else {
+        c++;
+      }
+    }
+    free(text);
+  }
+}
+
+/* Whether a section-only file may read a macro of this name. */
+static bool section_reads(wl_pch_std *s, const char *name) {
+  if (!s->have_idents)
+    load_idents(s);
+  return wl_hmap_get(&s->idents, name) || wl_hmap_get(&s->idents, "*");
+}
+
+typedef struct first_inc {
+  CXFile file; /* where the directive is */
+  unsigned offset;
+} first_inc;
+
+/* The position of a preprocessing entity of the unit's own files. */
+typedef struct pp_pos {
+  unsigned offset;
+  uint32_t seq;
+} pp_pos;
+
+typedef struct file_pos {
+  uint32_t enter; /* the entity (its sequence number) that included the file */
+  pp_pos *v;      /* its own entities in order */
+  size_t n;
+} file_pos;
+
+typedef struct check_ctx {
+  wl_pch_std *s;
+  uint32_t *reach; /* [nn]: 0: not reached; else 1 + the entity that reached it */
+  uint32_t *stack;
+  uint32_t seq;        /* entities of the preprocessing record so far */
+  wl_hmap files;       /* CXFile -> 1 + node, or (void*)-1: not a node */
+  wl_hmap pos;         /* CXFile -> file_pos* of the unit's own files */
+  bool defined_before; /* a configuration macro defined so far */
+  wl_vec pending;      /* char*: the other macros with a body defined so far (owned) */
+  first_inc *firsts;   /* first inclusions of section files by the unit's own files */
+  size_t nfirsts;
+  const char *why;
+} check_ctx;
+
+/* The node of a file, or SIZE_MAX. */
+static size_t node_at(check_ctx *c, CXFile f) {
+  if (!f)
+    return SIZE_MAX;
+  void **slot = wl_hmap_slot_of(&c->files, f);
+  if (!*slot) {
+    char *k = file_key(f);
+    void *n = wl_hmap_get(&c->s->index, k);
+    free(k);
+    *slot = n ? n : (void *)(intptr_t)-1;
+  }
+  return *slot == (void *)(intptr_t)-1 ? SIZE_MAX : (size_t)((uintptr_t)*slot - 1);
+}
+
+/* Marks `from` and every node it includes, directly or not, as reached by
+ * entity `seq` (those reached earlier keep theirs). */
+static void mark_at(check_ctx *c, uint32_t from, uint32_t seq) {
+  if (c->reach[from])
+    return;
+  size_t sp = 0;
+  c->stack[sp++] = from;
+  c->reach[from] = seq + 1;
+  while (sp) {
+    uint32_t v = c->stack[--sp];
+    for (size_t k = c->s->start[v]; k < c->s->start[v + 1]; k++)
+      if (!c->reach[c->s->adj[k]]) {
+        c->reach[c->s->adj[k]] = seq + 1;
+        c->stack[sp++] = c->s->adj[k];
+      }
+  }
+}
+
+static file_pos *pos_of(check_ctx *c, CXFile f) { return f ? wl_hmap_get(&c->pos, f) : NULL; }
+
+/* The last entity of the preprocessing record before a location of the
+ * unit's own files (UINT32_MAX: after all of them). */
+static uint32_t seq_at(check_ctx *c, CXSourceLocation loc) {
+  CXFile f = NULL;
+  unsigned off = 0;
+  clang_getExpansionLocation(loc, &f, NULL, NULL, &off);
+  const file_pos *fp = pos_of(c, f);
+  if (!fp)
+    return UINT32_MAX;
+  size_t lo = 0, hi = fp->n; /* the first entity past off */
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (fp->v[mid].offset <= off)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo ? fp->v[lo - 1].seq : fp->enter;
+}
+
+/* Whether a section file is out of reach at entity `at`. */
+static bool out_of_reach(const check_ctx *c, size_t n, uint32_t at) {
+  return n != SIZE_MAX && (!c->reach[n] || (at != UINT32_MAX && c->reach[n] - 1 > at));
+}
+
+static size_t node_of_loc(check_ctx *c, CXSourceLocation loc) {
+  CXFile f = NULL;
+  clang_getExpansionLocation(loc, &f, NULL, NULL, NULL);
+  return node_at(c, f);
+}
+
+/* Configuration macros (feature tests, NDEBUG, the library's own settings):
+ * defined before a standard header is first included, they change what it
+ * declares. */
+static bool config_name(const char *m) {
+  static const char *const pre[] = {
+      "_GNU_SOURCE", "_DEFAULT_SOURCE", "_BSD_SOURCE",     "_SVID_SOURCE", "_XOPEN_SOURCE",
+      "_POSIX_",     "_ISOC",           "_LARGEFILE",      "_FILE_OFFSET", "_TIME_BITS",
+      "_REENTRANT",  "_THREAD_SAFE",    "_FORTIFY_SOURCE", "_USE_MATH_",   "_GLIBCXX",
+      "__STDC_",     "NDEBUG",          "_DEBUG",          "__USE_",       "_LIBCPP_",
+      "__GLIBC",     "_ATFILE",         "_DYNAMIC_STACK",  "__NO_",        "__OPTIMIZE"};
+  for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
+    if (strncmp(m, pre[i], strlen(pre[i])) == 0)
+      return true;
+  return false;
+}
+
+static bool has_body(CXCursor c, const char *name) {
+  if (clang_Cursor_isMacroFunctionLike(c))
+    return true;
+  CXSourceRange r = clang_getCursorExtent(c);
+  unsigned a = 0, b = 0;
+  clang_getSpellingLocation(clang_getRangeStart(r), NULL, NULL, NULL, &a);
+  clang_getSpellingLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &b);
+  return b > a + strlen(name);
+}
+
+/* A macro defined by the section only, none of whose defining files the
+ * unit has reached so far. */
+static bool macro_unreached(check_ctx *c, const char *name) {
+  const wl_vec *v = wl_hmap_get(&c->s->macros, name);
+  if (!v)
+    return false;
+  for (size_t i = 0; i < v->n; i++)
+    if (c->reach[(uintptr_t)v->v[i] - 1])
+      return false;
+  return true;
+}
+
+/* A first inclusion of a section file: without the section it would be
+ * read here, after the macros defined so far. */
+static bool first_inclusion(check_ctx *c, CXCursor cur) {
+  if (c->defined_before) {
+    c->why = "a configuration macro defined before a standard header's first inclusion";
+    return false;
+  }
+  for (size_t i = 0; i < c->pending.n; i++)
+    if (section_reads(c->s, c->pending.v[i])) {
+      c->why = "a macro a standard header may read defined before its first inclusion";
+      return false;
+    }
+  CXSourceLocation loc = clang_getCursorLocation(cur);
+  if (!clang_Location_isInSystemHeader(loc)) {
+    CXFile f = NULL;
+    unsigned off = 0;
+    clang_getExpansionLocation(loc, &f, NULL, NULL, &off);
+    if (c->nfirsts % 16 == 0)
+      c->firsts = wl_xrealloc(c->firsts, (c->nfirsts + 16) * sizeof *c->firsts);
+    c->firsts[c->nfirsts++] = (first_inc){f, off};
+  }
+  return true;
+}
+
+/* The macros the unit's files expand (or test with #ifdef and defined()),
+ * at the point they do. */
+static bool expansion_unreached(check_ctx *c, CXCursor cur) {
+  CXCursor def = clang_getCursorReferenced(cur);
+  if (clang_getCursorKind(def) == CXCursor_MacroDefinition) {
+    CXSourceLocation dl = clang_getCursorLocation(def);
+    return clang_Location_isInSystemHeader(dl) && out_of_reach(c, node_of_loc(c, dl), c->seq);
+  }
+  /* no definition record: by name */
+  CXString ms = clang_getCursorSpelling(cur);
+  bool bad = clang_getCString(ms) && macro_unreached(c, clang_getCString(ms));
+  clang_disposeString(ms);
+  return bad;
+}
+
+/* The preprocessing record of the unit, in order: what its own files
+ * include, define and expand. */
+static enum CXChildVisitResult pp_visit(CXCursor cur, CXCursor parent, CXClientData data) {
+  (void)parent;
+  check_ctx *c = data;
+  enum CXCursorKind k = clang_getCursorKind(cur);
+  c->seq++;
+  CXSourceLocation loc = clang_getCursorLocation(cur);
+  bool sys = clang_Location_isInSystemHeader(loc);
+  if (!sys) {
+    CXFile f = NULL;
+    unsigned off = 0;
+    clang_getExpansionLocation(loc, &f, NULL, NULL, &off);
+    file_pos *fp = pos_of(c, f);
+    if (!fp && f) { /* a file no directive of the record included: the main file */
+      fp = wl_xcalloc(1, sizeof *fp);
+      wl_hmap_put(&c->pos, f, fp, false);
+    }
+    if (fp && (!fp->n || fp->v[fp->n - 1].offset <= off)) {
+      if (fp->n % 64 == 0)
+        fp->v = wl_xrealloc(fp->v, (fp->n + 64) * sizeof *fp->v);
+      fp->v[fp->n++] = (pp_pos){off, c->seq};
+    }
+  }
+  if (k == CXCursor_InclusionDirective) {
+    CXFile inc = clang_getIncludedFile(cur);
+    size_t n = node_at(c, inc);
+    if (n != SIZE_MAX && !c->reach[n]) {
+      if (!first_inclusion(c, cur))
+        return CXChildVisit_Break;
+      mark_at(c, (uint32_t)n, c->seq);
+    } else if (n == SIZE_MAX && inc && !pos_of(c, inc)) {
+      file_pos *fp = wl_xcalloc(1, sizeof *fp);
+      fp->enter = c->seq;
+      wl_hmap_put(&c->pos, inc, fp, false);
+    }
+    return CXChildVisit_Continue;
+  }
+  if (sys)
+    return CXChildVisit_Continue;
+  if (k == CXCursor_MacroExpansion) {
+    if (expansion_unreached(c, cur))
+      c->why = "a macro only a standard header it does not include (yet) defines";
+    return c->why ? CXChildVisit_Break : CXChildVisit_Continue;
+  }
+  if (k != CXCursor_MacroDefinition)
+    return CXChildVisit_Continue;
+  CXString ms = clang_getCursorSpelling(cur);
+  const char *m = clang_getCString(ms);
+  if (m && macro_unreached(c, m))
+    c->why = "a macro of a standard header defined again before its inclusion";
+  else if (m && config_name(m))
+    c->defined_before = true;
+  else if (m && has_body(cur, m))
+    wl_vec_push(&c->pending, wl_xstrdup(m));
+  clang_disposeString(ms);
+  return c->why ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+/* Whether a declaration lies in a section file the unit has not reached at
+ * entity `at`. */
+static bool unreached(check_ctx *c, CXCursor ref, uint32_t at) {
+  if (clang_Cursor_isNull(ref))
+    return false;
+  CXSourceLocation loc = clang_getCursorLocation(ref);
+  return clang_Location_isInSystemHeader(loc) && out_of_reach(c, node_of_loc(c, loc), at);
+}
+
+/* A declaration in a file the unit reaches at `at` (or not in the section). */
+static bool visible(check_ctx *c, CXCursor d, uint32_t at) {
+  return !clang_Cursor_isNull(d) && !unreached(c, d, at);
+}
+
+/* Whether a first inclusion lies inside the cursor's extent. */
+static bool encloses_first(check_ctx *c, CXCursor cur) {
+  CXSourceRange r = clang_getCursorExtent(cur);
+  CXFile fa = NULL, fb = NULL;
+  unsigned a = 0, b = 0;
+  clang_getExpansionLocation(clang_getRangeStart(r), &fa, NULL, NULL, &a);
+  clang_getExpansionLocation(clang_getRangeEnd(r), &fb, NULL, NULL, &b);
+  for (size_t i = 0; i < c->nfirsts; i++)
+    if (fa && c->firsts[i].file && clang_File_isEqual(fa, c->firsts[i].file) &&
+        clang_File_isEqual(fa, fb) && c->firsts[i].offset > a && c->firsts[i].offset < b)
+      return true;
+  return false;
+}
+
+/* Every name the unit's own code refers to, where it does. */
+static enum CXChildVisitResult ref_visit(CXCursor cur, CXCursor parent, CXClientData data) {
+  (void)parent;
+  check_ctx *c = data;
+  enum CXCursorKind k = clang_getCursorKind(cur);
+  CXSourceLocation loc = clang_getCursorLocation(cur);
+  if (clang_isPreprocessing(k) || clang_Location_isInSystemHeader(loc))
+    return CXChildVisit_Continue;
+  bool bad = false;
+  if (k == CXCursor_OverloadedDeclRef) {
+    uint32_t at = seq_at(c, loc);
+    unsigned n = clang_getNumOverloadedDecls(cur);
+    for (unsigned i = 0; i < n && !bad; i++)
+      bad = unreached(c, clang_getOverloadedDecl(cur, i), at);
+  } else if (k == CXCursor_NamespaceRef) {
+    /* a namespace is open to all: its members are checked where named */
+  } else if (clang_isReference(k) || clang_isExpression(k)) {
+    CXCursor ref = clang_getCursorReferenced(cur);
+    if (!clang_Cursor_isNull(ref) && !clang_equalCursors(ref, cur) &&
+        clang_Location_isInSystemHeader(clang_getCursorLocation(ref))) {
+      /* the declaration found, else its definition or first declaration
+       * when the unit reaches that file (a class some header declares ahead) */
+      uint32_t at = seq_at(c, loc);
+      bad = unreached(c, ref, at) && !visible(c, clang_getCursorDefinition(ref), at) &&
+            !visible(c, clang_getCanonicalCursor(ref), at);
+    }
+  }
+  if (bad) {
+    c->why = "a name only a standard header it does not include (yet) declares";
+    return CXChildVisit_Break;
+  }
+  if (c->nfirsts && clang_isDeclaration(k) && encloses_first(c, cur)) {
+    /* included inside a namespace, extern "C" or a body: read there
+     * without the section */
+    c->why = "a standard header first included inside a declaration";
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Recurse;
+}
+
+/* An error whose notes lie in a section file the unit has not reached
+ * where the error is: a clash with a declaration there. */
+static bool diag_unreached(check_ctx *c, CXDiagnostic d, uint32_t at, int depth) {
+  if (out_of_reach(c, node_of_loc(c, clang_getDiagnosticLocation(d)), at))
+    return true;
+  bool bad = false;
+  CXDiagnosticSet kids = depth < 4 ? clang_getChildDiagnostics(d) : NULL;
+  unsigned nk = kids ? clang_getNumDiagnosticsInSet(kids) : 0;
+  for (unsigned i = 0; i < nk && !bad; i++) {
+    CXDiagnostic k = clang_getDiagnosticInSet(kids, i);
+    bad = diag_unreached(c, k, at, depth + 1);
+    clang_disposeDiagnostic(k);
+  }
+  return bad;
+}
+
+bool wl_pch_std_differs(wl_pch_std *s, CXTranslationUnit tu, const char **why) {
+  check_ctx c;
+  memset(&c, 0, sizeof c);
+  c.s = s;
+  c.reach = wl_xcalloc(s->nn + 1, sizeof *c.reach);
+  for (size_t i = 0; i < s->nn; i++)
+    c.reach[i] = s->base[i] ? 1 : 0;
+  c.stack = wl_xcalloc(s->nn + 1, sizeof *c.stack);
+  wl_hmap_init(&c.files, false);
+  wl_hmap_init(&c.pos, false);
+  CXCursor root = clang_getTranslationUnitCursor(tu);
+  clang_visitChildren(root, pp_visit, &c);
+  unsigned nd = c.why ? 0 : clang_getNumDiagnostics(tu);
+  for (unsigned i = 0; i < nd && !c.why; i++) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error &&
+        diag_unreached(&c, d, seq_at(&c, clang_getDiagnosticLocation(d)), 0))
+      c.why = "an error that a standard header it does not include (yet) explains";
+    clang_disposeDiagnostic(d);
+  }
+  if (!c.why)
+    clang_visitChildren(root, ref_visit, &c);
+  for (size_t i = 0; i < c.pos.cap; i++) {
+    file_pos *fp = c.pos.slots[i].val;
+    if (fp) {
+      free(fp->v);
+      free(fp);
+    }
+  }
+  wl_hmap_free(&c.pos);
+  wl_hmap_free(&c.files);
+  for (size_t i = 0; i < c.pending.n; i++)
+    free(c.pending.v[i]);
+  wl_vec_free(&c.pending);
+  free(c.firsts);
+  free(c.reach);
+  free(c.stack);
+  if (why)
+    *why = c.why;
+  return c.why != NULL;
+}

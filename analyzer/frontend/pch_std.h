@@ -1,0 +1,44 @@
+/* pch_std.h - the C and C++ standard headers in the shared precompiled
+ * header (pch.h): most CUDA sources include some of <cstdio>, <cstdlib>,
+ * <cmath>, <iostream>, <vector>, <string>, <algorithm>..., and parsing them
+ * again for every file was most of a tree's time. The shared precompiled
+ * header then also holds a fixed list of them (wl_pch_std_text), and a file
+ * parsed with it sees their declarations and macros whether it includes them
+ * or not. wl_pch_std_differs says when that may change what the file means;
+ * the caller (parse.c) then parses the file again with the plain
+ * precompiled header, so that the findings are those of a run without the
+ * standard headers (--no-std-pch). Used by parse.c only. */
+#ifndef WARPLINT_PCH_STD_H
+#define WARPLINT_PCH_STD_H
+
+#include <clang-c/Index.h>
+#include <stdbool.h>
+
+/* The lines appended to the precompiled header's main file (a comment line,
+ * then one #include per header). */
+const char *wl_pch_std_text(void);
+
+/* What the precompiled header `pch` (built from the main file `header`
+ * whose standard-header section starts at line `first_line`) holds: which
+ * of its files and macros only that section brought in, and the include
+ * graph between them. NULL when the file cannot be read (then every file is
+ * parsed again without it). */
+typedef struct wl_pch_std wl_pch_std;
+wl_pch_std *wl_pch_std_load(CXIndex index, const char *pch, const char *header,
+                            unsigned first_line);
+void wl_pch_std_free(wl_pch_std *s);
+
+/* Whether a translation unit parsed with that precompiled header may mean
+ * something else than without its standard headers: one of its files
+ * names a declaration or a macro that only standard headers it does not
+ * include (directly or through others) declare; an error or one of its
+ * notes lies in such a header (a clash with the file's own declarations);
+ * it defines, before a standard header's first inclusion, a configuration
+ * macro (NDEBUG, _GNU_SOURCE...) or a macro whose name the standard headers
+ * use, or a macro one of them defines; or it first includes one inside a
+ * declaration (a namespace, extern "C"). *why (when not NULL) gets a short
+ * static reason. s is not shared between threads (it keeps the standard
+ * headers' identifiers once read). */
+bool wl_pch_std_differs(wl_pch_std *s, CXTranslationUnit tu, const char **why);
+
+#endif

@@ -1,0 +1,72 @@
+#!/bin/sh
+# The C and C++ standard headers in the shared precompiled header
+# (analyzer/frontend/pch_std.c): a file that includes them properly is parsed
+# with them (no second parse), and every file, also one whose meaning they
+# would change, gets exactly the JSON of a run without them (--no-std-pch):
+# its own declaration clashing with theirs, a name or macro used without its
+# header or before it, a macro a header reads defined before it, a header
+# included inside a namespace. (Each of those inputs has other parse errors
+# when the result of the parse with the standard headers is kept.)
+# Usage: std_pch_test.sh <warplint> <source-dir>
+set -u
+WL=$1
+SRC=$2
+. "$SRC/tests/cli/lib.sh"
+export WARPLINT_CACHE_DIR="$T/cache"
+D=$T/src
+mkdir -p "$D"
+printf '#pragma once\nstatic const int local_value = 1;\n' >"$D/local.h"
+KERNEL='__global__ void k(int *p) {
+  __shared__ int s[64];
+  int t = threadIdx.x;
+  s[t] = p[t];
+  if (t < 32) { s[t] += s[t + 16]; s[t] += s[t + 8]; }
+  p[t] = __shfl(s[t], 0);
+}'
+# a file that includes what it uses: parsed once, with them
+{ printf '#include <cstdio>\n#include <vector>\n#include <string>\n#include "local.h"\n'
+  echo "$KERNEL"
+  printf 'int main() { std::vector<int> v(3); std::string s("x"); printf("%%zu %%s\\n", v.size(), s.c_str()); return local_value; }\n'
+} >"$D/proper.cu"
+# its own atof, which <stdlib.h> declares with another return type
+{ printf '#include "local.h"\nfloat atof(const char *s) { return s ? 1.0f : 0.0f; }\n'
+  echo "$KERNEL"
+} >"$D/own_atof.cu"
+# printf and EXIT_FAILURE without <stdio.h> and <stdlib.h>
+{ printf '#include "local.h"\n'
+  echo "$KERNEL"
+  printf 'int main() { printf("x\\n"); return EXIT_FAILURE; }\n'
+} >"$D/no_header.cu"
+# NULL before the header that defines it
+{ printf '#include "local.h"\nstatic const char *names[] = {"a", NULL};\n#include <stdio.h>\n'
+  echo "$KERNEL"
+} >"$D/before_header.cu"
+# a function-like min defined before <algorithm>
+{ printf '#define min(a, b) ((a) < (b) ? (a) : (b))\n#include <algorithm>\n'
+  echo "$KERNEL"
+} >"$D/macro_before.cu"
+# a standard header included inside a namespace
+{ printf '#include "local.h"\nnamespace mine {\n#include <vector>\n}\n'
+  echo "$KERNEL"
+} >"$D/in_namespace.cu"
+
+for f in proper own_atof no_header before_header macro_before in_namespace; do
+  "$WL" --no-cache --no-std-pch --format=json "$D/$f.cu" >"$T/$f.off" 2>/dev/null
+  "$WL" --no-cache -v --format=json "$D/$f.cu" >"$T/$f.on" 2>"$T/$f.err"
+  same "$T/$f.off" "$T/$f.on" "$f.cu: JSON with the standard headers differs from --no-std-pch"
+  if [ "$f" = proper ]; then
+    lacks "$T/$f.err" "parsed again" "$f.cu: parsed a second time"
+  else
+    contains "$T/$f.err" "$f.cu: parsed again without the standard headers" "$f.cu: not parsed again"
+  fi
+done
+grep -q '"incomplete"' "$T/proper.on" && fail "proper.cu: analysis reported incomplete" || ok
+
+# the store: a precompiled header with the standard headers was built and kept
+grep -l '^strict$' "$T"/cache/pch/*/key >/dev/null 2>&1 && ok || fail "no stored precompiled header with the standard headers"
+# --no-std-pch and --no-pch never build one
+rm -rf "$T/cache"
+"$WL" --no-cache --no-std-pch --format=json "$D/proper.cu" >/dev/null 2>&1
+grep -l '^strict$' "$T"/cache/pch/*/key >/dev/null 2>&1 && fail "--no-std-pch built one with the standard headers" || ok
+"$WL" --help | grep -q -- '--no-std-pch' && ok || fail "--help lacks --no-std-pch"
+finish std_pch
