@@ -49,14 +49,19 @@ cudpp/src/cudpp/app/reduce_app.cu|$CU
 ccminer/lyra2/cuda_lyra2.cu|$CM
 ccminer/x11/cuda_x11_echo.cu|$CM"
 
-# secs CMD...: wall seconds of the command (output discarded)
-# (the command's exit status goes to $D/rc)
+# secs CMD...: wall seconds of the command (output discarded); the
+# command's exit status goes to $D/rc; a warplint that exits with 2 or more
+# analyzed nothing complete: said, and exit 1 at the end
 secs() {
   t0=$(date +%s.%N)
   st=0
   "$@" >/dev/null 2>&1 || st=$?
   t1=$(date +%s.%N)
   echo "$st" >"$D/rc"
+  if [ "$1" = "$WL" ] && [ "$st" -ge 2 ]; then
+    echo "bench: warplint exited with $st: $*" >&2
+    echo fail >"$D/failed"
+  fi
   echo "$t0 $t1" | awk '{ printf "%.3f", $2 - $1 }'
 }
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
@@ -104,3 +109,4 @@ for col in 6 7; do
   echo "nvcc/warplint with the $name: worst ${worst}x, median ${med}x (goal: worst >= 20x, median >= 50x)"
 done
 echo "load at the end: $(load)"
+[ ! -f "$D/failed" ]

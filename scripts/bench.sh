@@ -14,6 +14,10 @@
 # from an earlier run ("store warm", what a second run of a tree costs) and
 # with an empty cache directory for every run ("store cold": each run builds
 # them). Every run passes --no-cache: the result cache would serve the files.
+# BENCH_TREE=DIR (with BENCH_FLAGS, e.g. "-I Common") runs those pairs on a
+# real tree instead (relative paths in BENCH_FLAGS are taken in DIR). A run
+# that exits with 2 or more (warplint could not analyze an input) is said on
+# stderr and makes the bench exit 1: its time is not an analysis's.
 # Usage: scripts/bench.sh [warplint-binary] [min-files (default 240)] [runs (default 3)]
 #        scripts/bench.sh --scaling|--smoke [warplint-binary]   (scripts/bench-scaling.sh)
 #        scripts/bench.sh --cache [warplint-binary] [runs]      (scripts/bench-cache.sh)
@@ -55,6 +59,12 @@ nlines=$(find "$D/tree" \( -name '*.cu' -o -name '*.cuh' \) -exec cat {} + | wc 
 have_time=no
 [ -x /usr/bin/time ] && /usr/bin/time -v true >/dev/null 2>&1 && have_time=yes
 run() {
+  tree=$D/tree
+  flags=
+  if [ -n "${PAIR_TREE:-}" ]; then
+    tree=$PAIR_TREE
+    flags=${BENCH_FLAGS:-}
+  fi
   if [ "${STORE:-warm}" = cold ]; then
     rm -rf "$D/cold"
     export WARPLINT_CACHE_DIR="$D/cold"
@@ -62,14 +72,21 @@ run() {
     export WARPLINT_CACHE_DIR="$D/warm"
   fi
   if [ "$have_time" = yes ]; then
-    /usr/bin/time -v -o "$D/time" "$WL" --no-cache -j"$1" --color=never $MODE "$D/tree" >"$D/out.$1$MODE" 2>/dev/null || true
+    # shellcheck disable=SC2086
+    (cd "$tree" && /usr/bin/time -v -o "$D/time" "$WL" --no-cache -j"$1" --color=never $MODE $flags . >"$D/out.$1$MODE" 2>/dev/null) || true
+    code=$(sed -n 's/.*Exit status: //p' "$D/time")
+    if [ "${code:-0}" -ge 2 ]; then
+      echo "bench: warplint exited with $code (-j$1 $MODE in $tree): not a complete analysis" >&2
+      echo fail >"$D/failed"
+    fi
     wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$D/time" |
       awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; printf "%.2f", s }')
     rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$D/time")
     cpu=$(sed -n 's/.*\(User\|System\) time (seconds): //p' "$D/time" | awk '{ s += $1 } END { printf "%.2f", s }')
   else
     t0=$(date +%s.%N)
-    "$WL" --no-cache -j"$1" --color=never $MODE "$D/tree" >"$D/out.$1$MODE" 2>/dev/null || true
+    # shellcheck disable=SC2086
+    (cd "$tree" && "$WL" --no-cache -j"$1" --color=never $MODE $flags . >"$D/out.$1$MODE" 2>/dev/null) || true
     t1=$(date +%s.%N)
     wall=$(echo "$t0 $t1" | awk '{ printf "%.2f", $2 - $1 }')
     rss=0
@@ -124,6 +141,8 @@ if "$WL" --version | grep -q "built-in CUDA prelude"; then
 else
   pj=2
   [ "$NPROC" -lt 2 ] && pj=1
+  PAIR_TREE=${BENCH_TREE:-}
+  [ -n "$PAIR_TREE" ] && echo "pairs on $PAIR_TREE ($(find "$PAIR_TREE" -name '*.cu' -o -name '*.cuh' | wc -l) .cu/.cuh files), flags: ${BENCH_FLAGS:-none}"
   for STORE in warm cold; do
     echo "toolkit/prelude at -j$pj, precompiled-header store $STORE, $RUNS pairs (prelude run, then toolkit run):"
     ratios=""
@@ -148,4 +167,5 @@ else
   done
   STORE=warm
 fi
+[ -f "$D/failed" ] && status=1
 exit "$status"

@@ -478,7 +478,7 @@ static enum CXErrorCode parse_once(wl_parser *p, const char *path, const char *t
  * header must be parsed again without them (wl_pch_std_differs, with what
  * the precompiled header holds read once per parser). */
 static bool std_differs(wl_parser *p, CXTranslationUnit ctu, const char *pch, unsigned std_line,
-                        const char **why) {
+                        wl_buf *why) {
   wl_pch_std *s = NULL;
   size_t i = 0;
   while (i < p->std_pch.n && strcmp(p->std_pch.v[i], pch) != 0)
@@ -491,7 +491,7 @@ static bool std_differs(wl_parser *p, CXTranslationUnit ctu, const char *pch, un
     wl_vec_push(&p->std_maps, (void *)s);
   }
   if (!s) {
-    *why = "its precompiled header cannot be read";
+    wl_buf_puts(why, "its precompiled header cannot be read");
     return true;
   }
   return wl_pch_std_differs(s, ctu, why);
@@ -540,7 +540,8 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
   const char *pch = NULL;
   CXTranslationUnit ctu = NULL;
   enum CXErrorCode ec = parse_once(p, path, text, len, opts, arch, cg, std, &in, &pch, &ctu);
-  const char *why = NULL;
+  wl_buf why;
+  wl_buf_init(&why);
   if (std && in.std_line && pch && ec == CXError_Success && ctu &&
       std_differs(p, ctu, pch, in.std_line, &why)) {
     /* the standard headers loaded before the file may change what it means:
@@ -549,11 +550,12 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
       fprintf(stderr,
               "warplint: note: %s: parsed again without the standard headers "
               "in the precompiled header (%s)\n",
-              path, why);
+              path, wl_buf_str(&why));
     clang_disposeTranslationUnit(ctu);
     invocation_free(&in);
     ec = parse_once(p, path, text, len, opts, arch, cg, false, &in, &pch, &ctu);
   }
+  wl_buf_free(&why);
   uint64_t args_hash = WL_FNV_START;
   for (size_t i = 0; i < in.args.n; i++)
     args_hash = wl_fnv1a(args_hash, in.args.v[i], strlen(in.args.v[i]) + 1);

@@ -377,6 +377,8 @@ typedef struct check_ctx {
   first_inc *firsts;   /* first inclusions of section files by the unit's own files */
   size_t nfirsts;
   const char *why;
+  wl_buf what;  /* the name it is about */
+  char *config; /* the configuration macro defined (owned) */
 } check_ctx;
 
 /* The node of a file, or SIZE_MAX. */
@@ -487,11 +489,13 @@ static bool macro_unreached(check_ctx *c, const char *name) {
 static bool first_inclusion(check_ctx *c, CXCursor cur) {
   if (c->defined_before) {
     c->why = "a configuration macro defined before a standard header's first inclusion";
+    wl_buf_puts(&c->what, c->config);
     return false;
   }
   for (size_t i = 0; i < c->pending.n; i++)
     if (section_reads(c->s, c->pending.v[i])) {
       c->why = "a macro a standard header may read defined before its first inclusion";
+      wl_buf_puts(&c->what, c->pending.v[i]);
       return false;
     }
   CXSourceLocation loc = clang_getCursorLocation(cur);
@@ -562,19 +566,26 @@ static enum CXChildVisitResult pp_visit(CXCursor cur, CXCursor parent, CXClientD
   if (sys)
     return CXChildVisit_Continue;
   if (k == CXCursor_MacroExpansion) {
-    if (expansion_unreached(c, cur))
+    if (expansion_unreached(c, cur)) {
       c->why = "a macro only a standard header it does not include (yet) defines";
+      CXString ms = clang_getCursorSpelling(cur);
+      wl_buf_puts(&c->what, clang_getCString(ms) ? clang_getCString(ms) : "");
+      clang_disposeString(ms);
+    }
     return c->why ? CXChildVisit_Break : CXChildVisit_Continue;
   }
   if (k != CXCursor_MacroDefinition)
     return CXChildVisit_Continue;
   CXString ms = clang_getCursorSpelling(cur);
   const char *m = clang_getCString(ms);
-  if (m && macro_unreached(c, m))
+  if (m && macro_unreached(c, m)) {
     c->why = "a macro of a standard header defined again before its inclusion";
-  else if (m && config_name(m))
+    wl_buf_puts(&c->what, m);
+  } else if (m && config_name(m)) {
+    if (!c->config)
+      c->config = wl_xstrdup(m);
     c->defined_before = true;
-  else if (m && has_body(cur, m))
+  } else if (m && has_body(cur, m))
     wl_vec_push(&c->pending, wl_xstrdup(m));
   clang_disposeString(ms);
   return c->why ? CXChildVisit_Break : CXChildVisit_Continue;
@@ -617,26 +628,44 @@ static enum CXChildVisitResult ref_visit(CXCursor cur, CXCursor parent, CXClient
   if (clang_isPreprocessing(k) || clang_Location_isInSystemHeader(loc))
     return CXChildVisit_Continue;
   bool bad = false;
+  CXCursor decl = clang_getNullCursor();
   if (k == CXCursor_OverloadedDeclRef) {
+    /* any candidate only the section declares may be the one chosen */
     uint32_t at = seq_at(c, loc);
     unsigned n = clang_getNumOverloadedDecls(cur);
-    for (unsigned i = 0; i < n && !bad; i++)
-      bad = unreached(c, clang_getOverloadedDecl(cur, i), at);
+    for (unsigned i = 0; i < n && !bad; i++) {
+      decl = clang_getOverloadedDecl(cur, i);
+      bad = unreached(c, decl, at);
+    }
   } else if (k == CXCursor_NamespaceRef) {
     /* a namespace is open to all: its members are checked where named */
   } else if (clang_isReference(k) || clang_isExpression(k)) {
     CXCursor ref = clang_getCursorReferenced(cur);
+    /* a using-declaration's shadow (libstdc++'s <math.h> brings
+     * std::isfinite into the global namespace) counts as itself: without
+     * it the name may not be found, or be another function */
     if (!clang_Cursor_isNull(ref) && !clang_equalCursors(ref, cur) &&
         clang_Location_isInSystemHeader(clang_getCursorLocation(ref))) {
       /* the declaration found, else its definition or first declaration
        * when the unit reaches that file (a class some header declares ahead) */
       uint32_t at = seq_at(c, loc);
+      decl = ref;
       bad = unreached(c, ref, at) && !visible(c, clang_getCursorDefinition(ref), at) &&
             !visible(c, clang_getCanonicalCursor(ref), at);
     }
   }
   if (bad) {
     c->why = "a name only a standard header it does not include (yet) declares";
+    CXString a = clang_getCursorSpelling(cur);
+    wl_buf_puts(&c->what, clang_getCString(a) ? clang_getCString(a) : "");
+    clang_disposeString(a);
+    CXFile f = NULL;
+    unsigned line = 0;
+    clang_getExpansionLocation(clang_getCursorLocation(decl), &f, &line, NULL, NULL);
+    CXString fs = clang_getFileName(f);
+    if (clang_getCString(fs))
+      wl_buf_printf(&c->what, " (%s:%u)", clang_getCString(fs), line);
+    clang_disposeString(fs);
     return CXChildVisit_Break;
   }
   if (c->nfirsts && clang_isDeclaration(k) && encloses_first(c, cur)) {
@@ -664,7 +693,7 @@ static bool diag_unreached(check_ctx *c, CXDiagnostic d, uint32_t at, int depth)
   return bad;
 }
 
-bool wl_pch_std_differs(wl_pch_std *s, CXTranslationUnit tu, const char **why) {
+bool wl_pch_std_differs(wl_pch_std *s, CXTranslationUnit tu, wl_buf *why) {
   check_ctx c;
   memset(&c, 0, sizeof c);
   c.s = s;
@@ -672,6 +701,7 @@ bool wl_pch_std_differs(wl_pch_std *s, CXTranslationUnit tu, const char **why) {
   for (size_t i = 0; i < s->nn; i++)
     c.reach[i] = s->base[i] ? 1 : 0;
   c.stack = wl_xcalloc(s->nn + 1, sizeof *c.stack);
+  wl_buf_init(&c.what);
   wl_hmap_init(&c.files, false);
   wl_hmap_init(&c.pos, false);
   CXCursor root = clang_getTranslationUnitCursor(tu);
@@ -680,8 +710,12 @@ bool wl_pch_std_differs(wl_pch_std *s, CXTranslationUnit tu, const char **why) {
   for (unsigned i = 0; i < nd && !c.why; i++) {
     CXDiagnostic d = clang_getDiagnostic(tu, i);
     if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error &&
-        diag_unreached(&c, d, seq_at(&c, clang_getDiagnosticLocation(d)), 0))
+        diag_unreached(&c, d, seq_at(&c, clang_getDiagnosticLocation(d)), 0)) {
       c.why = "an error that a standard header it does not include (yet) explains";
+      CXString ds = clang_getDiagnosticSpelling(d);
+      wl_buf_puts(&c.what, clang_getCString(ds) ? clang_getCString(ds) : "");
+      clang_disposeString(ds);
+    }
     clang_disposeDiagnostic(d);
   }
   if (!c.why)
@@ -701,7 +735,9 @@ bool wl_pch_std_differs(wl_pch_std *s, CXTranslationUnit tu, const char **why) {
   free(c.firsts);
   free(c.reach);
   free(c.stack);
-  if (why)
-    *why = c.why;
+  if (why && c.why)
+    wl_buf_printf(why, c.what.len ? "%s: %s" : "%s", c.why, wl_buf_str(&c.what));
+  wl_buf_free(&c.what);
+  free(c.config);
   return c.why != NULL;
 }

@@ -14,6 +14,8 @@
 #include <clang-c/Index.h>
 #include <stdbool.h>
 
+#include "buf.h"
+
 /* The lines appended to the precompiled header's main file (a comment line,
  * then one #include per header). */
 const char *wl_pch_std_text(void);
@@ -36,9 +38,9 @@ void wl_pch_std_free(wl_pch_std *s);
  * it defines, before a standard header's first inclusion, a configuration
  * macro (NDEBUG, _GNU_SOURCE...) or a macro whose name the standard headers
  * use, or a macro one of them defines; or it first includes one inside a
- * declaration (a namespace, extern "C"). *why (when not NULL) gets a short
- * static reason. s is not shared between threads (it keeps the standard
+ * declaration (a namespace, extern "C"). why (when not NULL) gets the
+ * reason and the name it is about. s is not shared between threads (it keeps the standard
  * headers' identifiers once read). */
-bool wl_pch_std_differs(wl_pch_std *s, CXTranslationUnit tu, const char **why);
+bool wl_pch_std_differs(wl_pch_std *s, CXTranslationUnit tu, wl_buf *why);
 
 #endif
