@@ -618,3 +618,35 @@ void wl_pch_reject(wl_pch_cache *c, const char *path) {
     }
   pthread_mutex_unlock(&c->lock);
 }
+
+void wl_pch_std_outcome(wl_pch_cache *c, int failed, unsigned *tries, unsigned *fails) {
+  *tries = 0;
+  *fails = 0;
+  if (!c->dir)
+    return;
+  wl_buf p;
+  wl_buf_init(&p);
+  wl_buf_printf(&p, "%s/std-outcome", c->dir);
+  int fd = open(wl_buf_str(&p), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  wl_buf_free(&p);
+  if (fd < 0)
+    return;
+  /* the threads of this process and the other processes alike */
+  pthread_mutex_lock(&c->lock);
+  if (flock(fd, LOCK_EX) == 0) {
+    uint32_t v[2] = {0, 0};
+    if (pread(fd, v, sizeof v, 0) != (ssize_t)sizeof v)
+      v[0] = v[1] = 0;
+    if (failed >= 0 && v[0] < UINT32_MAX) {
+      v[0]++;
+      v[1] += failed > 0;
+      if (pwrite(fd, v, sizeof v, 0) != (ssize_t)sizeof v)
+        v[0] = v[1] = 0;
+    }
+    *tries = v[0];
+    *fails = v[1];
+    flock(fd, LOCK_UN);
+  }
+  pthread_mutex_unlock(&c->lock);
+  close(fd);
+}

@@ -36,6 +36,12 @@ const char *wl_pch_get(wl_pch_cache *c, CXIndex index, const char *header, const
  * parse without a precompiled header from now on. */
 void wl_pch_reject(wl_pch_cache *c, const char *path);
 
+/* The outcomes of the run's parses with the standard headers (pch_std.h),
+ * counted across its threads and worker processes: failed >= 0 adds one
+ * (failed > 0: the file had to be parsed again), -1 only reads; *tries and
+ * *fails get the totals (0 and 0 when they cannot be kept). */
+void wl_pch_std_outcome(wl_pch_cache *c, int failed, unsigned *tries, unsigned *fails);
+
 /* How many precompiled headers this process built, how many builds (or
  * loads) failed, and how many were taken from the store. */
 void wl_pch_stats(wl_pch_cache *c, unsigned *built, unsigned *failed, unsigned *reused);

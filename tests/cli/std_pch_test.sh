@@ -5,7 +5,8 @@
 # would change, gets exactly the JSON of a run without them (--no-std-pch):
 # its own declaration clashing with theirs, a name or macro used without its
 # header or before it, a macro a header reads defined before it, a header
-# included inside a namespace. (Each of those inputs has other parse errors
+# included inside a namespace; and a tree where most files would be parsed
+# twice stops trying after a few. (Each of those inputs has other parse errors
 # when the result of the parse with the standard headers is kept.)
 # Usage: std_pch_test.sh <warplint> <source-dir>
 set -u
@@ -61,6 +62,24 @@ for f in proper own_atof no_header before_header macro_before in_namespace; do
   fi
 done
 grep -q '"incomplete"' "$T/proper.on" && fail "proper.cu: analysis reported incomplete" || ok
+
+# a tree whose files are all parsed again (a common header that uses memcpy
+# without <string.h>, which the prelude does not bring): a worker stops
+# trying after its first four tries (the header's own analysis may be one),
+# and tries one file again after eight more; the JSON is that of --no-std-pch
+mkdir -p "$T/tree"
+printf '#pragma once\n#include <stdio.h>\nstatic inline void cp(void *d, const void *s) { memcpy(d, s, 4); }\n' >"$T/tree/common.h"
+i=0
+while [ "$i" -lt 14 ]; do
+  { printf '#include "common.h"\n'; echo "$KERNEL" | sed "s/void k(/void k$i(/"; } >"$T/tree/f$i.cu"
+  i=$((i + 1))
+done
+"$WL" --no-cuda-path --no-cache --no-std-pch -j1 --format=json "$T/tree" >"$T/tree.off" 2>/dev/null
+"$WL" --no-cuda-path --no-cache -v -j1 --format=json "$T/tree" >"$T/tree.on" 2>"$T/tree.err"
+same "$T/tree.off" "$T/tree.on" "tree: JSON with the standard headers differs from --no-std-pch"
+n=$(grep -c "parsed again without the standard headers" "$T/tree.err")
+[ "$n" -ge 3 ] && [ "$n" -le 5 ] && ok ||
+  fail "tree: $n of 14 files parsed again (expected 3-5: four tries, then one after 8 more)"
 
 # the store: a precompiled header with the standard headers was built and kept
 grep -l '^strict$' "$T"/cache/pch/*/key >/dev/null 2>&1 && ok || fail "no stored precompiled header with the standard headers"
