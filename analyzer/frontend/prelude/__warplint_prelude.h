@@ -98,6 +98,11 @@ extern const __device__ int warpSize;
 typedef int cudaError_t;
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
+/* The special stream handles of driver_types.h (kaldi launches with
+ * cudaStreamPerThread: without them the launch is an error and its block
+ * shape is lost). */
+#define cudaStreamLegacy ((cudaStream_t)0x1)
+#define cudaStreamPerThread ((cudaStream_t)0x2)
 enum cudaMemcpyKind { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2,
                       cudaMemcpyDeviceToDevice = 3, cudaMemcpyDefault = 4 };
 #define cudaSuccess 0
