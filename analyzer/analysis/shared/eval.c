@@ -99,6 +99,8 @@ static const val *read_lvalue(ctx *c, state *st, const wl_expr *e, addr a) {
   }
   if (a.kind == A_LOCAL)
     return smd_st_get(c, st, a.var);
+  if (a.uni) /* the same location in every lane: the same value */
+    return smd_vunk(true);
   return NULL; /* caller decides */
 }
 
@@ -328,7 +330,7 @@ static const char *join_field(ctx *c, const char *base, const char *name) {
 }
 
 static addr member_addr(ctx *c, const val *obj, const wl_expr *e) {
-  addr a = {A_SHARED, NULL, NULL};
+  addr a = {A_SHARED, NULL, NULL, false};
   /* .x .. .w of a vector read or written through a cast (right.x of a
    * `const uint4 &right` bound to *(uint4 *)&s[i]) when the component is one
    * element of the storage: that element alone */
@@ -407,7 +409,7 @@ static addr local_elem(ctx *c, const wl_var *arr, const wl_expr *e, const val *i
   for (size_t j = 0; j < c->elem_vars.n; j++) {
     elem_var *ev = c->elem_vars.v[j];
     if (ev->arr == arr && ev->index == k) {
-      addr a = {A_LOCAL, NULL, &ev->var};
+      addr a = {A_LOCAL, NULL, &ev->var, false};
       return a;
     }
   }
@@ -423,12 +425,12 @@ static addr local_elem(ctx *c, const wl_var *arr, const wl_expr *e, const val *i
   ev->var.loc = arr->loc;
   ev->var.type = e->type & (WL_T_POINTER | WL_T_VOLATILE | WL_T_CONST);
   wl_vec_push(&c->elem_vars, ev);
-  addr a = {A_LOCAL, NULL, &ev->var};
+  addr a = {A_LOCAL, NULL, &ev->var, false};
   return a;
 }
 
 addr sme_eval_addr(ctx *c, state *st, const wl_expr *e) {
-  addr none = {A_NONE, NULL, NULL};
+  addr none = {A_NONE, NULL, NULL, false};
   if (!e)
     return none;
   switch (e->kind) {
@@ -437,7 +439,7 @@ addr sme_eval_addr(ctx *c, state *st, const wl_expr *e) {
     if (!v)
       return none;
     if (v->flags & WL_V_SHARED) {
-      addr a = {A_SHARED, shared_var_addr(c, v), NULL};
+      addr a = {A_SHARED, shared_var_addr(c, v), NULL, false};
       return a;
     }
     if (v->type & WL_T_REFERENCE) {
@@ -445,14 +447,17 @@ addr sme_eval_addr(ctx *c, state *st, const wl_expr *e) {
       if (!b && (v->flags & WL_V_PARAM))
         b = smd_var_default(c, v); /* a root's reference parameter (smd_param_storage) */
       if (b && b->kind == V_PTR) {
-        addr a = {A_SHARED, b, NULL};
+        addr a = {A_SHARED, b, NULL, false};
         return a;
       }
+      /* bound to memory not analyzed at an address the same in every lane
+       * (Quadtree_node &node = nodes[blockIdx.x]) */
+      none.uni = b && b->kind == V_UNK && b->uni && smd_st_lookup(st, v);
       return none;
     }
     if (v->flags & (WL_V_GLOBAL | WL_V_FIELD))
       return none;
-    addr a = {A_LOCAL, NULL, v};
+    addr a = {A_LOCAL, NULL, v, false};
     return a;
   }
   case WL_E_INDEX: {
@@ -482,29 +487,44 @@ addr sme_eval_addr(ctx *c, state *st, const wl_expr *e) {
       p = sme_eval(c, st, base);
     }
     const val *i = sme_eval(c, st, idx);
+    if (p && p->kind == V_UNK && !(base->type & WL_T_ARRAY))
+      none.uni = p->uni && smd_val_uniform(i); /* a pointer not into shared memory */
     if (!p || p->kind != V_PTR)
       return none;
-    addr a = {A_SHARED, ptr_add_val(c, p, smd_int_form(i), 1, i), NULL};
+    addr a = {A_SHARED, ptr_add_val(c, p, smd_int_form(i), 1, i), NULL, false};
     return a;
   }
   case WL_E_UNARY:
     if (e->op == WL_U_DEREF && e->nargs == 1) {
       const val *p = sme_eval(c, st, e->args[0]);
-      if (p->kind != V_PTR)
+      if (p->kind != V_PTR) {
+        none.uni = p->kind == V_UNK && p->uni && (e->args[0]->type & WL_T_POINTER);
         return none;
-      addr a = {A_SHARED, p, NULL};
+      }
+      addr a = {A_SHARED, p, NULL, false};
       return a;
     }
     break;
   case WL_E_MEMBER: {
+    if (e->nargs == 0 && c->nfns && c->fns[c->nfns - 1]->thisv) {
+      /* m_end in a method: a member of the method's object (this_of) */
+      none.uni = c->fns[c->nfns - 1]->thisv->uni;
+      return none;
+    }
     if (e->nargs != 1)
       return none;
     if (e->arrow) {
       const val *p = sme_eval(c, st, e->args[0]);
-      return p->kind == V_PTR ? member_addr(c, p, e) : none;
+      if (p->kind == V_PTR)
+        return member_addr(c, p, e);
+      none.uni = p->kind == V_UNK && p->uni && (e->args[0]->type & WL_T_POINTER);
+      return none;
     }
     addr b = sme_eval_addr(c, st, e->args[0]);
-    return b.kind == A_SHARED ? member_addr(c, b.p, e) : none;
+    if (b.kind == A_SHARED)
+      return member_addr(c, b.p, e);
+    none.uni = b.kind == A_NONE && b.uni;
+    return none;
   }
   case WL_E_CAST:
     if (e->nargs == 1)
@@ -801,6 +821,31 @@ const wl_func *sme_lambda_of(const wl_expr *e) {
 }
 
 /* Runs f's body for a call e whose arguments from `first` on are f's parameters. */
+/* The object of a method call obj.f() / p->f() when it is memory not
+ * analyzed: a warp-uniform unknown when every lane names the same object
+ * (node.num_points() of a Quadtree_node &node = nodes[blockIdx.x]), else a
+ * lane-dependent one; NULL (left as it was) for an object in shared memory
+ * or any other call. */
+static const val *this_of(ctx *c, state *st, const wl_expr *e, const wl_func *f) {
+  const wl_expr *ce = e->callee_expr ? wl_expr_strip(e->callee_expr) : NULL;
+  if (!(f->flags & WL_F_METHOD) || !ce || ce->kind != WL_E_MEMBER || ce->nargs != 1 || !ce->args[0])
+    return NULL;
+  bool rec = c->record;
+  c->record = false; /* evaluated again for its address only */
+  const val *r = NULL;
+  if (ce->arrow) {
+    const val *p = sme_eval(c, st, ce->args[0]);
+    if (p->kind == V_UNK)
+      r = smd_vunk(p->uni);
+  } else {
+    addr a = sme_eval_addr(c, st, ce->args[0]);
+    if (a.kind == A_NONE)
+      r = smd_vunk(a.uni);
+  }
+  c->record = rec;
+  return r;
+}
+
 static const val *inline_call(ctx *c, state *st, const wl_expr *e, const wl_func *f,
                               unsigned first) {
   bool recursive = false;
@@ -814,7 +859,7 @@ static const val *inline_call(ctx *c, state *st, const wl_expr *e, const wl_func
     const wl_expr *arg = e->args[first + i];
     if (ref) {
       addr a = sme_eval_addr(c, st, arg);
-      args[i] = a.kind == A_SHARED ? a.p : smd_vunk(false);
+      args[i] = a.kind == A_SHARED ? a.p : smd_vunk(a.kind == A_NONE && a.uni);
       if (a.kind == A_LOCAL)
         outs[nouts++] = a.var;
     } else {
@@ -850,6 +895,7 @@ static const val *inline_call(ctx *c, state *st, const wl_expr *e, const wl_func
   memset(&fr, 0, sizeof fr);
   fr.f = f;
   fr.call = e;
+  fr.thisv = this_of(c, st, e, f);
   const wl_func *saved_fn = c->fn;
   const wl_stmt *saved_stmt = c->stmt;
   const wl_expr *saved_call = c->root_call;
@@ -1460,7 +1506,7 @@ const val *sme_eval(ctx *c, state *st, const wl_expr *e) {
     }
     case WL_U_ADDROF: {
       addr a = sme_eval_addr(c, st, e->args[0]);
-      return a.kind == A_SHARED ? a.p : smd_vunk(false);
+      return a.kind == A_SHARED ? a.p : smd_vunk(a.kind == A_NONE && a.uni);
     }
     case WL_U_PREINC:
     case WL_U_PREDEC:
@@ -1540,6 +1586,10 @@ const val *sme_eval(ctx *c, state *st, const wl_expr *e) {
     return narrow(c, e, v);
   }
   case WL_E_CALL: return eval_call(c, st, e);
+  case WL_E_THIS:
+    if (c->nfns && c->fns[c->nfns - 1]->thisv)
+      return c->fns[c->nfns - 1]->thisv;
+    return smd_vunk(true);
   default: {
     bool uni = true;
     for (unsigned i = 0; i < e->nargs; i++)

@@ -27,8 +27,8 @@ static void exec_decl(ctx *c, state *st, const wl_stmt *s) {
     if (v->flags & (WL_V_SHARED | WL_V_GLOBAL | WL_V_STATIC | WL_V_EXTERN))
       continue;
     if (v->type & WL_T_REFERENCE) {
-      addr a = v->init ? sme_eval_addr(c, st, v->init) : (addr){A_NONE, NULL, NULL};
-      smd_st_set(st, v, a.kind == A_SHARED ? a.p : smd_vunk(false));
+      addr a = v->init ? sme_eval_addr(c, st, v->init) : (addr){A_NONE, NULL, NULL, false};
+      smd_st_set(st, v, a.kind == A_SHARED ? a.p : smd_vunk(a.kind == A_NONE && a.uni));
     } else if (v->type & WL_T_ARRAY) {
       if (v->init && v->init->kind == WL_E_INITLIST)
         (void)sme_eval(c, st, v->init);

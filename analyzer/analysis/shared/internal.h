@@ -174,6 +174,9 @@ typedef struct fnframe {
   bool has_ret;
   state ret;
   const val *retv;
+  /* a method's object when it is memory not analyzed: a warp-uniform unknown
+   * when every lane calls it on the same object; NULL when not known */
+  const val *thisv;
 } fnframe;
 
 typedef struct ctx {
@@ -214,6 +217,11 @@ typedef struct addr {
   akind kind;
   const val *p;      /* A_SHARED: the object's address; shape = the object's extents */
   const wl_var *var; /* A_LOCAL */
+  /* A_NONE: memory that is not analyzed (global, a thread's own object
+   * through a reference) at an address known to be the same in every lane
+   * (nodes[blockIdx.x], p->n with p such a pointer): a load from it gives
+   * every lane the same value */
+  bool uni;
 } addr;
 
 /* domain.c */
