@@ -583,6 +583,26 @@ static const val *arith(ctx *c, int op, const val *a, const val *b, const wl_exp
   return with_poly(c, arith_forms(c, op, a, b, e), p);
 }
 
+/* BLOCK_SIZE * blockIdx.x with BLOCK_SIZE a template or kernel argument
+ * (cusp's `thread_id = BLOCK_SIZE * blockIdx.x + threadIdx.x`): the first
+ * thread of the block, a host-chosen number of whole warps as blockDim.x is
+ * (1-D blocks are whole warps), so that `thread_id / 32` is the warp's index,
+ * the same in every lane. NULL for any other product. */
+static const wl_lform *block_start(ctx *c, const wl_lform *fa, const wl_lform *fb,
+                                   const wl_expr *e) {
+  const wl_lform *bx = smd_sym_form(c, "%ctaid.x", 0, WL_INF);
+  if (c->multi_dim || !e)
+    return NULL;
+  const wl_lform *other = wl_lf_equal(fa, bx) ? fb : wl_lf_equal(fb, bx) ? fa : NULL;
+  long long k;
+  if (!other || !wl_lf_uniform(other) || wl_lf_const_value(other, &k) ||
+      !wl_lf_has_param(&c->lc, other))
+    return NULL;
+  unsigned id = wl_sym_named(&c->lc, e, "%block-start/32", 0, WL_INF);
+  wl_sym_set_param(&c->lc, id);
+  return wl_lf_sym(&c->lc, id, WL_LANES);
+}
+
 static const val *arith_forms(ctx *c, int op, const val *a, const val *b, const wl_expr *e) {
   bool uni = smd_val_uniform(a) && smd_val_uniform(b);
   bool add = op == WL_B_ADD || op == WL_B_ADD_ASSIGN, sub = op == WL_B_SUB || op == WL_B_SUB_ASSIGN;
@@ -609,7 +629,10 @@ static const val *arith_forms(ctx *c, int op, const val *a, const val *b, const 
   case WL_B_SUB:
   case WL_B_SUB_ASSIGN: r = wl_lf_sub(&c->lc, fa, fb); break;
   case WL_B_MUL:
-  case WL_B_MUL_ASSIGN: r = wl_lf_mul(&c->lc, fa, fb); break;
+  case WL_B_MUL_ASSIGN:
+    r = block_start(c, fa, fb, e);
+    r = r ? r : wl_lf_mul(&c->lc, fa, fb);
+    break;
   case WL_B_DIV:
   case WL_B_DIV_ASSIGN:
   case WL_B_REM:
@@ -1129,7 +1152,10 @@ static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
       /* an object passed as is (by reference, as a library's TempStorage is) */
       addr ad = sme_eval_addr(c, st, a);
       passes_memory |= ad.kind == A_SHARED;
-      args[i] = smd_vunk(false);
+      /* a value of a type that depends on the template's parameters (an
+       * IndexType num_nonzeros given to ::cuda::std::min) is the value it is */
+      bool value = ad.kind != A_SHARED && (sa->type & WL_T_DEPENDENT);
+      args[i] = value ? sme_eval(c, st, a) : smd_vunk(false);
     } else {
       args[i] = sme_eval(c, st, a);
       passes_memory |= args[i]->kind == V_PTR;
