@@ -24,10 +24,21 @@ static void quote(const wl_rule_ctx *ctx, const wl_expr *e, char *buf, size_t n)
     snprintf(buf, n, "'%s'", t);
 }
 
+/* The quoted access, with the helper it is in when it is reported at the
+ * helper's call (wl_smem_access.site). */
+static void quote_access(const wl_rule_ctx *ctx, const wl_smem_access *x, char *buf, size_t n) {
+  char q[96];
+  quote(ctx, x->expr, q, sizeof q);
+  if (x->site && x->func && x->func->name)
+    snprintf(buf, n, "%s in '%s'", q, x->func->name);
+  else
+    snprintf(buf, n, "%s", q);
+}
+
 static void describe(const wl_rule_ctx *ctx, const wl_smem_race *r, char *out, size_t n) {
-  char a[96], b[96], elem[64] = "", where[96];
-  quote(ctx, r->second.expr, b, sizeof b);
-  quote(ctx, r->first.expr, a, sizeof a);
+  char a[160], b[160], elem[64] = "", where[96];
+  quote_access(ctx, &r->second, b, sizeof b);
+  quote_access(ctx, &r->first, a, sizeof a);
   if (r->element_known)
     snprintf(elem, sizeof elem, " (element %lld)", r->element);
   else if (r->data_index)
@@ -35,7 +46,8 @@ static void describe(const wl_rule_ctx *ctx, const wl_smem_race *r, char *out, s
   if (r->first.stmt == r->second.stmt && !r->loop_carried)
     snprintf(where, sizeof where, "in the same statement");
   else
-    snprintf(where, sizeof where, "at line %u%s", r->first.expr->loc.line,
+    snprintf(where, sizeof where, "at line %u%s",
+             (r->first.site ? r->first.site : r->first.expr)->loc.line,
              r->concurrent_branches ? " in the other arm of a lane-dependent branch"
              : r->loop_carried      ? " in an earlier iteration"
                                     : "");
@@ -314,11 +326,16 @@ void wl_rule_missing_syncwarp(wl_rule_ctx *ctx) {
     const wl_smem_race *r = wl_smem_race_at(sm, i);
     char key[64];
     const wl_stmt *ks = r->second.stmt;
-    snprintf(key, sizeof key, "%p:%u:%p", ks ? (const void *)ks->range.begin.file : NULL,
-             ks ? ks->range.begin.offset : 0, ks && ks->range.begin.file ? NULL : key_of(ks));
+    const wl_expr *site = r->second.site;
+    if (site) /* reported at the call of the helper: one finding per call */
+      snprintf(key, sizeof key, "c%p:%u", (const void *)site->range.begin.file,
+               site->range.begin.offset);
+    else
+      snprintf(key, sizeof key, "%p:%u:%p", ks ? (const void *)ks->range.begin.file : NULL,
+               ks ? ks->range.begin.offset : 0, ks && ks->range.begin.file ? NULL : key_of(ks));
     if (wl_hmap_get(&done, key))
       continue;
-    char msg[600];
+    char msg[700];
     describe(ctx, r, msg, sizeof msg);
     bool vol = r->second.is_volatile || r->first.is_volatile;
     char what[160];
@@ -328,7 +345,7 @@ void wl_rule_missing_syncwarp(wl_rule_ctx *ctx) {
       snprintf(what, sizeof what, "race through parameter '%s' (memory of a space not known here)",
                r->second.storage && r->second.storage->name ? r->second.storage->name : "?");
     wl_finding *fd = wl_report_expr(
-        ctx, r->second.expr, "%s between lanes of a warp: %s%s", what, msg,
+        ctx, site ? site : r->second.expr, "%s between lanes of a warp: %s%s", what, msg,
         vol ? "; 'volatile' does not make this safe on sm_70 and later, where the lanes of a "
               "warp are scheduled independently"
             : "");
@@ -337,9 +354,22 @@ void wl_rule_missing_syncwarp(wl_rule_ctx *ctx) {
     char *kept = wl_xstrdup(key);
     wl_vec_push(&keys, kept);
     wl_hmap_put(&done, kept, ENDS_YES, false);
-    wl_note_at(ctx, fd, r->first.expr->loc, "the other access (lane %d)", r->lane_first);
-    fix_statement(ctx, sm, &x, fd, r);
-    if (r->call && r->call->loc.file)
+    if (site)
+      wl_note_at(ctx, fd, r->second.expr->loc, "the access, in '%s' called here",
+                 r->second.func && r->second.func->name ? r->second.func->name : "the helper");
+    wl_note_at(ctx, fd, r->first.site ? r->first.site->loc : r->first.expr->loc,
+               "the other access (lane %d)", r->lane_first);
+    if (r->first.site)
+      wl_note_at(ctx, fd, r->first.expr->loc, "the other access, in '%s' called there",
+                 r->first.func && r->first.func->name ? r->first.func->name : "the helper");
+    if (site) /* the statement to fix is the caller's, which the analysis does not keep */
+      wl_finding_add_note(fd, fd->file, fd->line, fd->col,
+                          "no automatic fix for this shape: read into a local, __syncwarp(), "
+                          "write, __syncwarp() (Listing 8), with every lane of the mask "
+                          "reaching each __syncwarp()");
+    else
+      fix_statement(ctx, sm, &x, fd, r);
+    if (r->call && r->call->loc.file && r->call != site)
       wl_note_at(ctx, fd, r->call->loc, "reached through this call in '%s'",
                  r->root && r->root->name ? r->root->name : "the kernel");
   }

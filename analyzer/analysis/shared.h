@@ -81,6 +81,11 @@ typedef struct wl_smem_access {
   bool write;
   bool is_volatile; /* through a volatile lvalue */
   bool index_known; /* the element is a lane form (else the access is never compared) */
+  /* the access is the whole body of a small load or store helper (`{ *(volatile
+   * T *)p = v; }`, `{ return *(volatile T *)p; }`, helpers of such helpers):
+   * the call of the outermost such helper, in the function that called it,
+   * where the access is reported; NULL for an access of a function's own code */
+  const wl_expr *site;
 } wl_smem_access;
 
 /* Two accesses by different lanes of one warp that may touch the same element,

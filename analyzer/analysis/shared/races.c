@@ -123,17 +123,23 @@ static size_t pair_hash(const wl_expr *x, const wl_expr *y) {
   return sma_hash_ptr(x, false) + sma_hash_ptr(y, false); /* symmetric */
 }
 
-static bool race_known(const wl_smem *sm, const wl_expr *x, const wl_expr *y) {
+/* Whether a race between the accesses x and y (the same expressions reached
+ * through the same helper calls, wl_smem_access.site) is already recorded. */
+static bool race_known(const wl_smem *sm, const wl_smem_access *x, const wl_smem_access *y) {
   if (!sm->nrslots)
     return false;
-  for (size_t i = pair_hash(x, y) & (sm->nrslots - 1);; i = (i + 1) & (sm->nrslots - 1)) {
+  for (size_t i = pair_hash(x->expr, y->expr) & (sm->nrslots - 1);;
+       i = (i + 1) & (sm->nrslots - 1)) {
     size_t k = sm->rslots[i];
     if (!k)
       return false;
     if (k - 1 >= sm->nraces)
       continue;
     const wl_smem_race *r = &sm->races[k - 1];
-    if ((r->first.expr == x && r->second.expr == y) || (r->first.expr == y && r->second.expr == x))
+    if ((r->first.expr == x->expr && r->first.site == x->site && r->second.expr == y->expr &&
+         r->second.site == y->site) ||
+        (r->first.expr == y->expr && r->first.site == y->site && r->second.expr == x->expr &&
+         r->second.site == x->site))
       return true;
   }
 }
@@ -290,7 +296,7 @@ static void data_pair(ctx *c, acc *a, acc *b, bool branches) {
     return;
   if (!a->dbase || !b->dbase || !wl_lf_uniform(a->dbase) || !wl_lf_equal(a->dbase, b->dbase))
     return;
-  if (race_known(c->sm, a->info.expr, b->info.expr))
+  if (race_known(c->sm, &a->info, &b->info))
     return;
   const reach *ra = lanes_of(c, a->g), *rb = lanes_of(c, b->g);
   for (unsigned la = 0; la < WL_LANES; la++)
@@ -387,7 +393,7 @@ void smr_check_pair(ctx *c, acc *a, acc *b, bool branches) {
     return;
   if (a->g && a->g->unk && b->g && b->g->unk)
     return;
-  if (race_known(c->sm, a->info.expr, b->info.expr))
+  if (race_known(c->sm, &a->info, &b->info))
     return;
   if (a->info.write && b->info.write &&
       (!a->wval || !b->wval || (wl_lf_uniform(a->wval) && wl_lf_equal(a->wval, b->wval))))
@@ -401,6 +407,51 @@ void smr_check_pair(ctx *c, acc *a, acc *b, bool branches) {
   for (long long s = -(wa - 1); s < wb; s++)
     if (s && meet_at(c, a, b, s, ra, rb, branches))
       return;
+}
+
+static bool memory_lvalue(const wl_expr *x) {
+  return x && (x->kind == WL_E_INDEX || x->kind == WL_E_MEMBER ||
+               (x->kind == WL_E_UNARY && x->op == WL_U_DEREF));
+}
+
+/* A load or store helper: a function whose body is one statement that loads
+ * (`return *(volatile T *)p;`) or stores a value given to it (`*(volatile T
+ * *)p = v;`), or that calls such a helper. A helper that computes (`s[tid] +=
+ * s[tid + 16]`) is not one: its race is its own code's. */
+static bool small_helper(const wl_func *f) {
+  const wl_stmt *b = f ? f->body : NULL;
+  if (!b || (f->flags & (WL_F_GLOBAL | WL_F_LAMBDA)))
+    return false;
+  if (b->kind == WL_S_COMPOUND) {
+    if (b->nkids != 1)
+      return false;
+    b = b->kids[0];
+  }
+  if (!b || !b->expr || (b->kind != WL_S_EXPR && b->kind != WL_S_RETURN))
+    return false;
+  const wl_expr *x = wl_expr_strip(b->expr);
+  if (!x)
+    return false;
+  if (x->kind == WL_E_CALL)
+    return true; /* a helper of a helper: the callee decides (access_site) */
+  if (b->kind == WL_S_RETURN)
+    return memory_lvalue(x);
+  if (x->kind != WL_E_BINARY || x->op != WL_B_ASSIGN || x->nargs != 2)
+    return false;
+  const wl_expr *v = wl_expr_strip(x->args[1]);
+  return memory_lvalue(wl_expr_strip(x->args[0])) && v && v->kind == WL_E_REF;
+}
+
+/* Where an access made in the functions being run is reported (wl_smem_access.site). */
+static const wl_expr *access_site(const ctx *c) {
+  const wl_expr *site = NULL;
+  for (unsigned k = c->nfns; k-- > 1;) {
+    const fnframe *fr = c->fns[k];
+    if (!fr->call || !small_helper(fr->f))
+      break;
+    site = fr->call;
+  }
+  return site;
 }
 
 void smr_record_access(ctx *c, state *st, const wl_expr *e, const val *p, bool write,
@@ -421,6 +472,7 @@ void smr_record_access(ctx *c, state *st, const wl_expr *e, const val *p, bool w
   a->info.write = write;
   a->info.is_volatile = p->vol || (e->type & WL_T_VOLATILE);
   a->info.index_known = p->f != NULL;
+  a->info.site = access_site(c);
   a->dyn = p->dyn;
   a->tag = p->tag;
   a->field = p->field;
