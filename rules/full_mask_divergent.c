@@ -1,11 +1,12 @@
 /* full_mask_divergent.c - rule full-mask-divergent: a collective whose mask
  * names all 32 lanes is reached by only part of a warp, directly or through
  * a wrapper (a migration shim such as shfl_down(v, d) calling
- * __shfl_down_sync(0xffffffff, v, d), or a macro). A lane-dependent if/else
- * whose other branch runs the same full-mask collective does not count
- * (Listing 4: the warp meets there), nor does a grid-tail guard whose other
- * lanes leave the kernel when every lane reads from a lane that passed it
- * (mask_fix.h, wl_full_mask_ok_at_tail, wl_full_mask_ok_at_tail_site). */
+ * __shfl_down_sync(0xffffffff, v, d), or a macro), or a wrapper of a legacy
+ * collective, whose *_sync form gets one mask for all its calls. A
+ * lane-dependent if/else whose other branch runs the same full-mask collective
+ * does not count (Listing 4: the warp meets there), nor does a grid-tail guard
+ * whose other lanes leave the kernel when every lane reads from a lane that
+ * passed it (mask_fix.h, wl_full_mask_ok_at_tail, wl_full_mask_ok_at_tail_site). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,7 +110,11 @@ static void check(wl_mask_fixer *mf, const wl_lanes *l, const wl_expr *e, const 
    * not wait for exited lanes, and a vote or __syncwarp() counts only the lanes
    * that are there; only a shuffle can go wrong, by reading an exited lane */
   const wl_builtin *co = wl_collective_of(coll);
-  bool exited = co && !co->legacy && after_exits_only(l, e, v, n);
+  /* a legacy collective, only ever through a wrapper here: judged as the
+   * full-mask *_sync call that it must become (the wrapper gets one mask for
+   * all its calls) */
+  bool legacy = co && co->legacy;
+  bool exited = co && (!legacy || e != coll) && after_exits_only(l, e, v, n);
   if (exited && !wl_builtin_is_shuffle(co))
     return;
   char text[256];
@@ -117,7 +122,26 @@ static void check(wl_mask_fixer *mf, const wl_lanes *l, const wl_expr *e, const 
   const wl_macro_info *m;
   wl_range r = wl_wording_site(ctx->tu, e, &m);
   wl_finding *fd;
-  if (exited && e == coll)
+  if (legacy && exited)
+    fd = wl_report_range(ctx, r, m,
+                         "'%s' runs the legacy '%s' (no mask: the whole warp takes part) %s: CUDA "
+                         "9+ needs a *_sync shuffle in the wrapper, and a full-mask one does not "
+                         "wait for lanes that have exited, but a lane that reads from one of them "
+                         "gets an undefined value, and this shuffle may read from lanes that "
+                         "left. Keep every lane of the warp in the call with a neutral value "
+                         "instead of returning early, or read only from lanes that stay",
+                         wl_wording_call_name(e), coll->name, text);
+  else if (legacy)
+    fd = wl_report_range(ctx, r, m,
+                         "'%s' runs the legacy '%s' (no mask: the whole warp takes part), but only "
+                         "part of the warp reaches this call: %s; CUDA 9+ needs a *_sync call in "
+                         "the wrapper, and with the full mask, lanes that never arrive make this "
+                         "call undefined behaviour (it may hang). Give the wrapper a mask "
+                         "parameter and pass __ballot_sync(FULL_MASK, cond) computed before the "
+                         "branch (a shuffle under it must read only lanes of that mask), or call "
+                         "it where every lane reaches it",
+                         wl_wording_call_name(e), coll->name, text);
+  else if (exited && e == coll)
     fd = wl_report_range(ctx, r, m,
                          "'%s' names all 32 lanes in its mask %s: a *_sync shuffle does not wait "
                          "for lanes that have exited, but a lane that reads from one of them gets "
@@ -152,7 +176,9 @@ static void check(wl_mask_fixer *mf, const wl_lanes *l, const wl_expr *e, const 
   if (e->macro && e->macro->name && !m)
     wl_note_at(ctx, fd, e->macro->spelling, "macro '%s' calls '%s' with the full mask here",
                e->macro->name, coll->name);
-  if (e != coll)
+  if (e != coll && legacy)
+    wl_note_at(ctx, fd, coll->loc, "the legacy '%s' is called here", coll->name);
+  else if (e != coll)
     wl_note_at(ctx, fd, coll->loc, "'%s' is called with the full mask here", coll->name);
   const wl_expr *mask = wl_collective_mask(coll);
   const char *nofix = NULL;
@@ -168,12 +194,17 @@ void wl_rule_full_mask_divergent(wl_rule_ctx *ctx) {
   for (size_t i = 0; i < n; i++)
     if (wl_collective_full_mask(cs[i]))
       check(mf, l, cs[i], cs[i]);
-  /* wrappers: calls of functions whose whole warp runs a full-mask collective */
+  /* wrappers: calls of functions whose whole warp runs a full-mask collective,
+   * or a legacy one (a bare legacy call under a branch is legacy-intrinsic's,
+   * whose fix hoists a mask for it; a wrapper's body gets one mask for all
+   * its calls) */
   for (unsigned f = 0; f < ctx->tu->nfuncs; f++) {
     const wl_expr *const *calls;
     size_t nc = wl_lanes_calls_of(l, ctx->tu->funcs[f], &calls);
     for (size_t i = 0; i < nc; i++) {
       const wl_expr *coll = wl_lanes_call_full_warp_collective(l, calls[i]);
+      if (!coll)
+        coll = wl_lanes_call_full_warp_legacy(l, calls[i]);
       if (coll)
         check(mf, l, calls[i], coll);
     }

@@ -252,7 +252,8 @@ struct wl_lanes {
   wl_vec colls; /* collective calls */
   /* full_warp_in's answers, one map per depth: call -> collective (or
    * &no_full_warp), so that a chain of functions each calling the next many
-   * times is walked once per call, not once per path */
+   * times is walked once per call, not once per path; the maps of the legacy
+   * collectives (wl_lanes_call_full_warp_legacy) follow those of the others */
   wl_hmap *full_warp;
 };
 
@@ -2150,8 +2151,8 @@ wl_lanes *wl_lanes_new(const wl_tu *tu, const wl_lanes_opts *o) {
   else
     wl_lanes_opts_init(&L->opts);
   wl_arena_init(&L->arena);
-  L->full_warp = wl_xcalloc(FULL_WARP_DEPTH + 1, sizeof *L->full_warp);
-  for (int d = 0; d <= FULL_WARP_DEPTH; d++)
+  L->full_warp = wl_xcalloc(2 * (FULL_WARP_DEPTH + 1), sizeof *L->full_warp);
+  for (int d = 0; d < 2 * (FULL_WARP_DEPTH + 1); d++)
     wl_hmap_init(&L->full_warp[d], false);
   L->nfi = tu->nfuncs;
   L->fi = wl_xcalloc(L->nfi + 1, sizeof *L->fi);
@@ -2213,7 +2214,7 @@ void wl_lanes_free(wl_lanes *L) {
   pmap_free(&L->kill);
   pmap_free(&L->recs);
   wl_vec_free(&L->colls);
-  for (int d = 0; d <= FULL_WARP_DEPTH; d++)
+  for (int d = 0; d < 2 * (FULL_WARP_DEPTH + 1); d++)
     wl_hmap_free(&L->full_warp[d]);
   free(L->full_warp);
   wl_arena_free(&L->arena);
@@ -2581,17 +2582,27 @@ bool wl_collective_full_mask(const wl_expr *e) {
 }
 
 static const wl_expr *full_warp_in(const wl_lanes *l, const finfo *g, const wl_expr *call,
-                                   int depth);
+                                   int depth, bool legacy);
+
+/* Whether call names one of the legacy intrinsics (a user overload such as
+ * `double __shfl_down(double, unsigned, int)` is the legacy call itself to
+ * its callers). */
+static bool legacy_name(const wl_expr *call) {
+  const wl_builtin *b = call->name ? wl_builtin_find(call->name) : NULL;
+  return b && b->legacy;
+}
 
 /* full_warp_in without the memo. */
 static const wl_expr *full_warp_scan(const wl_lanes *l, const finfo *g, const wl_expr *call,
-                                     int depth) {
+                                     int depth, bool legacy) {
   for (size_t i = 0; i < l->colls.n; i++) {
     const wl_expr *c = l->colls.v[i];
     const rec *r = rec_of(l, c);
     const wl_builtin *co = wl_collective_of(c);
-    if (!r || r->fi != g || co->legacy || rec_partial(l, r))
+    if (!r || r->fi != g || co->legacy != legacy || rec_partial(l, r))
       continue;
+    if (legacy)
+      return c;
     if (wl_collective_full_mask(c))
       return c;
     const wl_expr *m = wl_expr_strip(wl_collective_mask(c));
@@ -2608,10 +2619,10 @@ static const wl_expr *full_warp_scan(const wl_lanes *l, const finfo *g, const wl
   for (size_t i = 0; i < g->calls.n; i++) {
     const wl_expr *c = g->calls.v[i];
     const rec *r = rec_of(l, c);
-    if (!r || rec_partial(l, r))
+    if (!r || rec_partial(l, r) || (legacy && legacy_name(c)))
       continue;
     unsigned off;
-    const wl_expr *x = full_warp_in(l, call_target(l, c, &off), c, depth + 1);
+    const wl_expr *x = full_warp_in(l, call_target(l, c, &off), c, depth + 1, legacy);
     if (x)
       return x;
   }
@@ -2621,21 +2632,28 @@ static const wl_expr *full_warp_scan(const wl_lanes *l, const finfo *g, const wl
 /* The collective a call of g reaches with the whole warp (g is the call's
  * target, so the call and the depth key the answer). */
 static const wl_expr *full_warp_in(const wl_lanes *l, const finfo *g, const wl_expr *call,
-                                   int depth) {
+                                   int depth, bool legacy) {
   if (!g || !g->analyzed || depth > FULL_WARP_DEPTH)
     return NULL;
-  wl_hmap *memo = &l->full_warp[depth];
+  wl_hmap *memo = &l->full_warp[depth + (legacy ? FULL_WARP_DEPTH + 1 : 0)];
   const void *known = wl_hmap_get(memo, call);
   if (known)
     return known == &no_full_warp ? NULL : known;
-  const wl_expr *x = full_warp_scan(l, g, call, depth);
+  const wl_expr *x = full_warp_scan(l, g, call, depth, legacy);
   wl_hmap_put(memo, call, x ? (void *)x : (void *)&no_full_warp, false);
   return x;
 }
 
 const wl_expr *wl_lanes_call_full_warp_collective(const wl_lanes *l, const wl_expr *e) {
   unsigned off;
-  return full_warp_in(l, call_target(l, e, &off), e, 0);
+  return full_warp_in(l, call_target(l, e, &off), e, 0, false);
+}
+
+const wl_expr *wl_lanes_call_full_warp_legacy(const wl_lanes *l, const wl_expr *e) {
+  unsigned off;
+  if (legacy_name(e))
+    return NULL;
+  return full_warp_in(l, call_target(l, e, &off), e, 0, true);
 }
 
 const wl_func *wl_lanes_callee(const wl_lanes *l, const wl_expr *call) {

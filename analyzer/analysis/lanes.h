@@ -231,5 +231,11 @@ const wl_expr *wl_lanes_call_arg(const wl_lanes *l, const wl_expr *call, unsigne
  * a mask parameter counts when the call passes 0xffffffff), returns that
  * collective; else NULL. */
 const wl_expr *wl_lanes_call_full_warp_collective(const wl_lanes *l, const wl_expr *e);
+/* The same for the legacy collectives (__shfl_down, __ballot, ...: no mask,
+ * the whole warp meant to take part): the legacy collective that the whole
+ * warp entering the callee of `e` reaches, directly or through further
+ * calls, NULL when none. A call of a function named as a legacy intrinsic (a
+ * user overload) is the legacy call itself: NULL, and not followed. */
+const wl_expr *wl_lanes_call_full_warp_legacy(const wl_lanes *l, const wl_expr *e);
 
 #endif
