@@ -65,6 +65,7 @@ const val *smd_vptr_with(ctx *c, const val *p, const wl_lform *off) {
   v->data = v->vary = false;
   v->dkey = NULL;
   v->dbase = NULL;
+  v->from = NULL;
   return v;
 }
 

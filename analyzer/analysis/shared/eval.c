@@ -95,7 +95,10 @@ static const val *read_lvalue(ctx *c, state *st, const wl_expr *e, addr a) {
     if (a.p->nshape > 0 || (e->type & WL_T_ARRAY))
       return decay(c, a.p);
     smr_record_access(c, st, e, a.p, false, NULL);
-    return smd_vdata(c);
+    val *d = (val *)smd_vdata(c);
+    d->from = a.p;
+    d->from_seq = c->seq;
+    return d;
   }
   if (a.kind == A_LOCAL)
     return smd_st_get(c, st, a.var);

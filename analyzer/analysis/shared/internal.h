@@ -98,6 +98,12 @@ typedef struct val {
   /* V_PTR with f == NULL: the element is dbase + (the value dkey, data) */
   const struct val *dkey;
   const wl_lform *dbase;
+  /* V_UNK data read by a plain load of shared memory: the lvalue it was read
+   * from (a V_PTR), and the access count just after the load (ctx.seq), so
+   * that storing it back to the same element as the next access is seen as
+   * a copy that changes nothing (acc.copy_off) */
+  const struct val *from;
+  unsigned from_seq;
 } val;
 
 typedef struct guard guard;
@@ -133,6 +139,11 @@ typedef struct acc {
   const wl_lform *off;     /* element, NULL when unknown */
   unsigned width;          /* elements covered from off on (val.width), at least 1 */
   const wl_lform *wval;    /* value stored (writes), NULL when unknown */
+  /* writes of a value read from the same storage by the lane's access just
+   * before (s[t] = s[0]): the element it was read from, NULL otherwise; where
+   * it is the element written, the lane stores back what is there (races.c,
+   * unchanged_store) */
+  const wl_lform *copy_off;
   bool wvary;      /* the value stored may differ between lanes (val.vary or .data, or wval) */
   const val *dkey; /* off == NULL: the element is dbase + this value (val.dkey) */
   const wl_lform *dbase;

@@ -271,6 +271,39 @@ static bool stores_may_differ(const acc *a, const acc *b, unsigned la, unsigned 
   return d.ok && (d.n != 0 || d.c != 0);
 }
 
+/* Whether lane la's store through a puts back the value it read from the
+ * element that lane lb's access through b touches, the element a writes
+ * whenever the two meet (mshadow's `if (threadIdx.x >= xmax) s_rec[threadIdx.x]
+ * = s_rec[0];`: lane 0 would copy slot 0 onto itself while the other lanes
+ * read it): the element keeps its value, so a lane reading it gets the same
+ * value before or after. A store by another lane between the read and this
+ * store is a pair of its own (with this store, unless that one puts back its
+ * value too). */
+static bool unchanged_store(const acc *a, unsigned la, const acc *b, unsigned lb) {
+  if (!a->info.write || !a->copy_off || !a->off || !b->off)
+    return false;
+  wl_lin from, to, other, d;
+  wl_lin_at(a->copy_off, la, &from);
+  wl_lin_at(a->off, la, &to);
+  wl_lin_sub(&from, &to, &d);
+  if (d.ok && d.n == 0 && d.c == 0) /* s[t] = s[t] */
+    return true;
+  if (b->width > 1) /* the element met may lie past b->off (meet_at's shift) */
+    return false;
+  wl_lin_at(b->off, lb, &other);
+  wl_lin_sub(&from, &other, &d);
+  return d.ok && d.n == 0 && d.c == 0;
+}
+
+/* Whether lanes la (a) and lb (b) cannot disagree on the element they meet
+ * at: a write that puts back its value and a read, or two such writes. */
+static bool unchanged_pair(const acc *a, const acc *b, unsigned la, unsigned lb) {
+  bool ua = unchanged_store(a, la, b, lb), ub = unchanged_store(b, lb, a, la);
+  if (a->info.write && b->info.write)
+    return ua && ub;
+  return ua || ub;
+}
+
 /* a happened before b (or a == b: b executed by two lanes); records a race when
  * two different lanes may touch one element through them.
  *
@@ -333,7 +366,8 @@ static bool meet_at(ctx *c, acc *a, acc *b, long long shift, const reach *ra, co
         for (unsigned y = j; y < j2; y++)
           for (unsigned x = i; x < i2; x++) {
             unsigned la = sa->lane[x], lb = sb->lane[y];
-            if (la == lb || !ra->lane[la] || !rb->lane[lb] || !stores_may_differ(a, b, la, lb))
+            if (la == lb || !ra->lane[la] || !rb->lane[lb] || !stores_may_differ(a, b, la, lb) ||
+                unchanged_pair(a, b, la, lb))
               continue;
             if (++c->pairs > c->pair_limit) {
               c->exhausted = true;
@@ -359,7 +393,8 @@ static bool meet_at(ctx *c, acc *a, acc *b, long long shift, const reach *ra, co
     wl_lin ob;
     wl_lin_at(b->off, lb, &ob);
     for (unsigned la = 0; la < WL_LANES; la++) {
-      if (la == lb || !ra->lane[la] || !stores_may_differ(a, b, la, lb))
+      if (la == lb || !ra->lane[la] || !stores_may_differ(a, b, la, lb) ||
+          unchanged_pair(a, b, la, lb))
         continue;
       if (++c->pairs > c->pair_limit) {
         c->exhausted = true;
@@ -480,6 +515,13 @@ void smr_record_access(ctx *c, state *st, const wl_expr *e, const val *p, bool w
   a->off = p->f;
   a->width = p->width > 1 ? p->width : 1;
   a->wval = write && stored ? smd_int_form(stored) : NULL;
+  /* the value the lane's previous access read: nothing of the lane came between */
+  const val *src =
+      write && stored && stored->kind == V_UNK && stored->from_seq == c->seq ? stored->from : NULL;
+  if (src && src->f && p->f && src->root == p->root && src->space == p->space &&
+      src->dyn == p->dyn && src->tag == p->tag && src->field == p->field && src->width <= 1 &&
+      p->width <= 1)
+    a->copy_off = src->f;
   a->wvary =
       write && stored && (stored->vary || stored->data || (a->wval && !wl_lf_uniform(a->wval)));
   a->dkey = p->f ? NULL : p->dkey;
