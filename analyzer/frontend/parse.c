@@ -10,6 +10,7 @@
 
 #include <clang-c/Index.h>
 #include <ctype.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -48,13 +49,54 @@ struct wl_parser {
   /* While the standard headers do not pay (std_worth): files since the
    * last try with them, and how many to let go by before the next. */
   unsigned std_idle, std_backoff;
+  /* libclang's resource directory, for the driver (see find_resource_dir); "" if unknown */
+  char resource_dir[PATH_MAX];
 };
+
+/* libclang's resource directory (clang/<major> beside the library, as
+ * libclang finds its own headers): the driver inside libclang derives it from
+ * a program path instead, so that clang's CUDA wrappers of standard headers
+ * (cuda_wrappers/: <new>'s device placement new, <complex>, <algorithm>) are
+ * left out of the include path unless -resource-dir names it. */
+static void find_resource_dir(char *out, size_t n) {
+  out[0] = '\0';
+  Dl_info info;
+  if (!dladdr((void *)(uintptr_t)clang_createIndex, &info) || !info.dli_fname)
+    return;
+  CXString v = clang_getClangVersion();
+  const char *vs = clang_getCString(v);
+  const char *at = vs ? strstr(vs, "version ") : NULL;
+  unsigned long major = at ? strtoul(at + 8, NULL, 10) : 0;
+  clang_disposeString(v);
+  char lib[PATH_MAX], real[PATH_MAX];
+  snprintf(lib, sizeof lib, "%s", info.dli_fname);
+  const char *dirs[2] = {lib, realpath(info.dli_fname, real) ? real : NULL};
+  for (int d = 0; d < 2 && major; d++) {
+    char *slash = dirs[d] ? strrchr(dirs[d], '/') : NULL;
+    if (!slash)
+      continue;
+    *slash = '\0';
+    static const char *const forms[] = {"", "/../lib"}; /* <dir>/clang/N, <dir>/../lib/clang/N */
+    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
+      char cand[PATH_MAX + 32], wrappers[PATH_MAX + 64];
+      snprintf(cand, sizeof cand, "%s%s/clang/%lu", dirs[d], forms[f], major);
+      snprintf(wrappers, sizeof wrappers, "%s/include/cuda_wrappers", cand);
+      struct stat st;
+      if (stat(wrappers, &st) == 0 && S_ISDIR(st.st_mode) && realpath(cand, real) &&
+          strlen(real) < n) {
+        snprintf(out, n, "%s", real);
+        return;
+      }
+    }
+  }
+}
 
 wl_parser *wl_parser_new(void) {
   wl_parser *p = wl_xcalloc(1, sizeof *p);
   /* declarations of a precompiled header are not visited as the file's own */
   p->index = clang_createIndex(1, 0);
   wl_hmap_init(&p->system_names, true);
+  find_resource_dir(p->resource_dir, sizeof p->resource_dir);
   return p;
 }
 
@@ -256,9 +298,11 @@ static void add_unsaved(invocation *in, const char *dir, const char *name, const
  * may declare, such as NCCL's `extern __shared__ ncclShmemData ncclShmem;`
  * (not an array), is then accepted without a compile database too, instead
  * of being rejected with every use of it; nothing else the analysis reads
- * changes (clang only defines __CLANG_RDC__ besides). */
+ * changes (clang only defines __CLANG_RDC__ besides). With GNU keywords
+ * (typeof) whatever the -std, as nvcc's device front end accepts them
+ * (NCCL's GPI_ACCESS_ONCE is `*(volatile typeof(x) *)&(x)` under -std=c++17). */
 static void invocation_init(invocation *in, const wl_parse_opts *opts, unsigned arch, bool cg,
-                            bool std) {
+                            bool std, const char *resource_dir) {
   memset(in, 0, sizeof *in);
   snprintf(in->arch, sizeof in->arch, "--cuda-gpu-arch=sm_%u", arch);
   static const char *const base[] = {"-x",
@@ -270,6 +314,7 @@ static void invocation_init(invocation *in, const wl_parse_opts *opts, unsigned 
                                      "-Wno-unknown-cuda-version",
                                      "-fno-spell-checking",
                                      "-fgpu-rdc",
+                                     "-fgnu-keywords",
                                      "-nocudalib"};
   for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
     wl_vec_push(&in->args, (void *)base[i]);
@@ -277,6 +322,11 @@ static void invocation_init(invocation *in, const wl_parse_opts *opts, unsigned 
   if (opts->cuda_path) {
     snprintf(in->cudapath, sizeof in->cudapath, "--cuda-path=%s", opts->cuda_path);
     wl_vec_push(&in->args, in->cudapath);
+    /* clang's CUDA wrappers of standard headers, as clang's own driver adds them */
+    if (resource_dir && resource_dir[0]) {
+      wl_vec_push(&in->args, "-resource-dir");
+      wl_vec_push(&in->args, (void *)resource_dir);
+    }
     /* CUDA 12.x and later keep cub, thrust and libcu++ here; nvcc adds it */
     snprintf(in->cccl, sizeof in->cccl, "%s/include/cccl", opts->cuda_path);
     struct stat st;
@@ -434,7 +484,7 @@ static bool includes_other(const char *text, size_t len) {
 static enum CXErrorCode parse_once(wl_parser *p, const char *path, const char *text, size_t len,
                                    const wl_parse_opts *opts, unsigned arch, bool cg, bool std,
                                    invocation *in, const char **pch_out, CXTranslationUnit *ctu) {
-  invocation_init(in, opts, arch, cg, std);
+  invocation_init(in, opts, arch, cg, std, p->resource_dir);
   /* the shared precompiled header of these arguments, built by the first file */
   const char *pch =
       opts->pch && pch_allowed(opts)

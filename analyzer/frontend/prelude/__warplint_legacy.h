@@ -12,6 +12,12 @@
 /* After clang's CUDA wrapper (normally included first; it is guarded), so
  * that the toolkit's types are known here. */
 #include <__clang_cuda_runtime_wrapper.h>
+/* nvcc's crt/common_functions.h includes <new> in device code, so that a
+ * placement new needs no include of its own (NCCL's gin__funcs.h); clang's
+ * cuda_wrappers/new adds its device overloads. */
+#if __has_include(<new>)
+#include <new>
+#endif
 /* nvcc's host compilation sees the toolkit's min and max (every overload of
  * crt/math_functions.h, the mixed int/unsigned ones included), which clang's
  * CUDA headers declare for device code only: legacy host code that calls

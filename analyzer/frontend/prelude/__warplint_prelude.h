@@ -39,6 +39,12 @@
 #define __CUDA_ALIGN__(n) __attribute__((aligned(n)))
 
 typedef __SIZE_TYPE__ size_t;
+/* Placement new in device code, as nvcc's crt/common_functions.h and clang's
+ * cuda_wrappers/new declare it (beside <new>'s host one, if included). */
+__device__ inline void *operator new(__SIZE_TYPE__, void *__p) noexcept { return __p; }
+__device__ inline void *operator new[](__SIZE_TYPE__, void *__p) noexcept { return __p; }
+__device__ inline void operator delete(void *, void *) noexcept {}
+__device__ inline void operator delete[](void *, void *) noexcept {}
 /* glibc's <sys/types.h> names, which nvcc's cuda_runtime.h brings in through
  * <stdlib.h> on Linux; legacy kernels use them freely */
 typedef unsigned int uint;
