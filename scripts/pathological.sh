@@ -8,6 +8,8 @@
 #   macrocalls N N/64 invocations of a macro calling 64 undeclared functions,
 #                each with an argument of N statements
 #   noshared N   the ifelse shape on global memory (no __shared__ in the file)
+#   uniform N    N warp-uniform branches (on a kernel parameter), each around a
+#                lane-dependent write to shared memory, then a read under another
 #   kernels N    N distinct kernels of about 10 lines each (a warp reduction
 #                with shared memory and a legacy shuffle)
 set -eu
@@ -52,6 +54,23 @@ macrocalls)
       print ")"
     }
     print "  a[0] = __shfl(a[0], 0);"
+    print "}"
+  }' ;;
+uniform)
+  # every warp-uniform branch asks, for each access still pending, whether a
+  # lane can have made it where the branch's condition holds
+  awk -v n="$n" 'BEGIN {
+    print "__global__ void uniform(int *out, int n) {"
+    print "  __shared__ int s[64];"
+    print "  int lane = threadIdx.x & 31;"
+    print "  int acc = 0;"
+    for (i = 0; i < n; i++) {
+      printf "  if (n > %d) {\n", i
+      printf "    if (lane < %d) s[lane] = acc + %d;\n", i % 31 + 1, i
+      print "  }"
+      printf "  if (n > %d) acc += s[(lane + 1) & 31];\n", i + 1
+    }
+    print "  out[threadIdx.x] = acc;"
     print "}"
   }' ;;
 noshared)

@@ -4,8 +4,9 @@
 # runs this test with a TIMEOUT that the quadratic (and worse) reporting and
 # lowering that were fixed would exceed by far (a straight-line kernel of
 # 1,000 shared accesses took 94 s, 1,024 lane-dependent if/else over 150 s,
-# 64 macro invocations calling 64 undeclared functions each 13 s); the
-# findings themselves are checked.
+# 64 macro invocations calling 64 undeclared functions each 13 s), or a
+# memory limit that the fixed one would exceed; the findings themselves are
+# checked.
 # Usage: scaling_test.sh <warplint> <source-dir>
 set -u
 WL=$1
@@ -32,6 +33,16 @@ expect_exit 1 -- "$WL" --format=json "$T/macro.cu"
 n=$(json_count "$T/out" legacy-intrinsic)
 [ "$n" -eq 1 ] && ok || fail "macrocalls: $n legacy-intrinsic findings (want 1)"
 lacks "$T/err" "not analyzed" "macrocalls: the kernel is analyzed"
+
+# 200 warp-uniform branches over lane-dependent writes: each branch checked
+# every pending access's lanes against its condition by making a guard and
+# copying every lane's constraints (1.1 GB for this file, cudpp's
+# compress_app.cu 1.2 GB); within 512 MiB a worker now
+scripts/pathological.sh uniform 200 >"$T/uniform.cu"
+expect_exit 1 -- "$WL" --format=json --file-memory=512 "$T/uniform.cu"
+n=$(json_count "$T/out" missing-syncwarp)
+[ "$n" -eq 399 ] && ok || fail "uniform: $n missing-syncwarp findings (want 399)"
+lacks "$T/err" "not analyzed" "uniform: the kernel is analyzed within 512 MiB"
 
 # no __shared__ in the file: the shared-memory analysis finds nothing (and
 # skips the kernel), the other rules still run

@@ -63,7 +63,7 @@ static void drop_contradicted(ctx *c, state *s, const cond *k) {
     if (a->g && a->g == last) {
       ok = last_ok;
     } else if (a->g) {
-      ok = smr_guard_reachable(c, smd_guard_push(c, a->g, k));
+      ok = smr_guard_reachable_with(c, a->g, k);
       last = a->g;
       last_ok = ok;
     }

@@ -281,6 +281,7 @@ void smd_join_into(ctx *c, state *into, const state *from);
 
 /* races.c */
 bool smr_guard_reachable(ctx *c, const guard *g);
+bool smr_guard_reachable_with(ctx *c, const guard *g, const cond *k);
 void smr_check_pair(ctx *c, acc *a, acc *b, bool branches);
 void smr_record_access(ctx *c, state *st, const wl_expr *e, const val *p, bool write,
                        const val *stored);

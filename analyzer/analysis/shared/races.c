@@ -107,6 +107,38 @@ bool smr_guard_reachable(ctx *c, const guard *g) {
   return false;
 }
 
+/* smr_guard_reachable(c, smd_guard_push(c, g, k)) without making that
+ * guard and its lanes: lane by lane, k's constraints followed by those
+ * lanes_of keeps for g (the order lanes_of would put them in; a lane g's
+ * conditions stop is instantiated from them again, as lanes_of would), up
+ * to the first lane that gets past both. drop_contradicted asks this of
+ * every pending access at every warp-uniform branch: making and caching a
+ * guard each time copied every lane's constraints of the whole chain
+ * (cudpp's compress_app.cu: 1.2 GB and 12 s, most of it zeroing memory). */
+bool smr_guard_reachable_with(ctx *c, const guard *g, const cond *k) {
+  if (k->kind == C_TRUE || (k->kind == C_UNK && k->uni))
+    return smr_guard_reachable(c, g);
+  const reach *rg = lanes_of(c, g);
+  consbuf b = {0};
+  bool any = false;
+  for (unsigned l = 0; l < WL_LANES && !any; l++) {
+    b.n = 0;
+    bool ok = inst_cond(c, k, l, &b);
+    if (ok && rg->lane[l] == 0) {
+      for (const guard *x = g; x && ok; x = x->next)
+        ok = inst_cond(c, x->c, l, &b);
+    } else if (ok && rg->lane[l] == 2) {
+      for (unsigned i = 0; i < rg->ncons[l]; i++)
+        cb_push(&b, &rg->cons[l][i]);
+    }
+    if (ok && b.n && !wl_lcons_feasible(&c->lc, b.v, b.n))
+      ok = false;
+    any = ok;
+  }
+  free(b.v);
+  return any;
+}
+
 static bool same_storage(const acc *a, const acc *b) {
   if (a->dyn != b->dyn || (!a->dyn && a->info.storage != b->info.storage))
     return false;
