@@ -388,14 +388,25 @@ static wl_parse_status parse_inferring(wl_parser *p, const char *path, const cha
       fr->round = round;
       fr->again = false;
     }
+    /* a parse that another round may replace need not be exact */
+    po.probe_missing = o->infer_include && round + 1 < WL_INFER_ROUNDS;
     st = wl_parse(p, path, contents, &po, &tu, err);
     po.verbose = false; /* the parser's other notes: once */
     if (st != WL_PARSE_OK)
       break;
     if (tu->batched ? !fr->again
                     : !o->infer_include || round + 1 >= WL_INFER_ROUNDS ||
-                          !infer_round(tu, o, info, &args, &extra))
+                          !infer_round(tu, o, info, &args, &extra)) {
+      if (tu->std_unchecked) {
+        /* not replaced after all: as without the standard headers */
+        wl_tu_free(tu);
+        tu = NULL;
+        po.no_std_pch = true;
+        po.probe_missing = false;
+        st = wl_parse(p, path, contents, &po, &tu, err);
+      }
       break;
+    }
     wl_tu_free(tu);
     tu = NULL;
   }

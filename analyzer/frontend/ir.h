@@ -327,6 +327,9 @@ typedef struct wl_tu {
   /* lowered in batches (wl_parse_opts.on_batch): funcs is empty once
    * wl_parse returns, each batch's functions were handed over in turn */
   bool batched;
+  /* parsed with the standard headers, which may change what it means, and
+   * not parsed again (wl_parse_opts.probe_missing) */
+  bool std_unchecked;
 } wl_tu;
 
 /* Look-ups used by analyses. */

@@ -584,6 +584,32 @@ static bool std_differs(wl_parser *p, CXTranslationUnit ctu, const char *pch, un
   return wl_pch_std_differs(s, ctu, why);
 }
 
+/* Whether the unit's conditional directives read a macro only the standard
+ * headers of its precompiled header define (wl_pch_std_conditions_read;
+ * true when that cannot be known). */
+static bool std_conditions_read(wl_parser *p, CXTranslationUnit ctu, const char *pch) {
+  for (size_t i = 0; i < p->std_pch.n; i++)
+    if (strcmp(p->std_pch.v[i], pch) == 0)
+      return !p->std_maps.v[i] || wl_pch_std_conditions_read(p->std_maps.v[i], ctu);
+  return true;
+}
+
+/* An #include that did not resolve: an error "file not found". */
+static bool missing_include(CXTranslationUnit tu) {
+  bool found = false;
+  unsigned n = clang_getNumDiagnostics(tu);
+  for (unsigned i = 0; i < n && !found; i++) {
+    CXDiagnostic d = clang_getDiagnostic(tu, i);
+    if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+      CXString s = clang_getDiagnosticSpelling(d);
+      found = clang_getCString(s) && strstr(clang_getCString(s), "file not found");
+      clang_disposeString(s);
+    }
+    clang_disposeDiagnostic(d);
+  }
+  return found;
+}
+
 wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
                          const wl_parse_opts *opts, wl_tu **out, wl_buf *err) {
   *out = NULL;
@@ -636,7 +662,13 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
     unsigned tries, fails;
     wl_pch_std_outcome(opts->pch, again, &tries, &fails);
   }
-  if (again) {
+  /* an include that did not resolve: the caller may parse the file again
+   * with an include directory it infers, and this parse is then thrown
+   * away; when it cannot, it parses it without the standard headers */
+  bool unchecked = again && opts->probe_missing &&
+                   !(opts->on_batch && len >= (opts->batch_min ? opts->batch_min : WL_BATCH_MIN)) &&
+                   missing_include(ctu) && !std_conditions_read(p, ctu, pch);
+  if (again && !unchecked) {
     /* the standard headers loaded before the file may change what it means:
      * parsed again as without them */
     if (opts->verbose)
@@ -665,6 +697,7 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
   tu->source = wl_arena_strndup(&tu->arena, text, len);
   tu->source_len = len;
   tu->main_path = tu->path;
+  tu->std_unchecked = unchecked;
   free(text);
 
   lower_ctx L;

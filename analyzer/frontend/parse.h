@@ -35,6 +35,12 @@ typedef struct wl_parse_opts {
   bool verbose;             /* report unresolved includes/types on stderr */
   bool quiet_diags;         /* verbose, but the caller prints the unresolved (analyze.c) */
   bool deps;                /* list the files read in wl_tu.deps (the result cache) */
+  /* The caller parses the file again when one of its includes did not
+   * resolve (include inference, analyze.c): a file with such an include
+   * that the standard headers may change is not parsed a second time
+   * without them here; its unit is marked (wl_tu.std_unchecked) and must
+   * not be used as it is. */
+  bool probe_missing;
   /* Lowering in batches, for a main file of at least batch_min bytes (0:
    * WL_BATCH_MIN) when on_batch is set: the functions are lowered a batch of
    * about batch_bytes of IR at a time (0: WL_BATCH_BYTES), functions that

@@ -741,3 +741,93 @@ bool wl_pch_std_differs(wl_pch_std *s, CXTranslationUnit tu, wl_buf *why) {
   free(c.config);
   return c.why != NULL;
 }
+
+/* ------------------------------------------------------------------------ */
+/* Conditional directives                                                   */
+
+typedef struct cond_ctx {
+  const wl_pch_std *s;
+  CXTranslationUnit tu;
+  bool reads;
+} cond_ctx;
+
+static bool ident_start(char ch) {
+  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
+}
+
+static bool ident_char(char ch) { return ident_start(ch) || (ch >= '0' && ch <= '9'); }
+
+/* The directive at c (just past '#') reads a macro of the section only. */
+static bool directive_reads(const wl_pch_std *s, const char *c, const char *e) {
+  while (c < e && (*c == ' ' || *c == '\t'))
+    c++;
+  const char *w = c;
+  while (c < e && ident_char(*c))
+    c++;
+  size_t n = (size_t)(c - w);
+  bool cond = (n == 2 && strncmp(w, "if", 2) == 0) || (n == 5 && strncmp(w, "ifdef", 5) == 0) ||
+              (n == 6 && strncmp(w, "ifndef", 6) == 0) || (n == 4 && strncmp(w, "elif", 4) == 0) ||
+              (n == 7 && strncmp(w, "elifdef", 7) == 0) ||
+              (n == 8 && strncmp(w, "elifndef", 8) == 0);
+  bool inc = (n == 7 && strncmp(w, "include", 7) == 0) ||
+             (n == 12 && strncmp(w, "include_next", 12) == 0) ||
+             (n == 6 && strncmp(w, "import", 6) == 0);
+  if (inc) {
+    while (c < e && (*c == ' ' || *c == '\t'))
+      c++;
+    cond = c < e && ident_start(*c); /* #include MACRO */
+  }
+  if (!cond)
+    return false;
+  /* the rest of the line, with its continuations */
+  while (c < e && *c != '\n') {
+    if (*c == '\\' && c + 1 < e && c[1] == '\n') {
+      c += 2;
+      continue;
+    }
+    if (!ident_start(*c)) {
+      c++;
+      continue;
+    }
+    const char *b = c;
+    while (c < e && ident_char(*c))
+      c++;
+    char tmp[128];
+    size_t m = (size_t)(c - b);
+    if (m < sizeof tmp) {
+      memcpy(tmp, b, m);
+      tmp[m] = '\0';
+      if (wl_hmap_get((wl_hmap *)&s->macros, tmp))
+        return true;
+    }
+  }
+  return false;
+}
+
+static void cond_file(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData data) {
+  (void)stack;
+  (void)depth;
+  cond_ctx *cc = data;
+  if (cc->reads || clang_Location_isInSystemHeader(clang_getLocationForOffset(cc->tu, f, 0)))
+    return;
+  size_t size = 0;
+  const char *text = clang_getFileContents(cc->tu, f, &size);
+  if (!text)
+    return;
+  const char *e = text + size;
+  for (const char *l = text; l < e && !cc->reads;) {
+    const char *c = l;
+    while (c < e && (*c == ' ' || *c == '\t'))
+      c++;
+    if (c < e && *c == '#')
+      cc->reads = directive_reads(cc->s, c + 1, e);
+    const char *nl = memchr(l, '\n', (size_t)(e - l));
+    l = nl ? nl + 1 : e;
+  }
+}
+
+bool wl_pch_std_conditions_read(const wl_pch_std *s, CXTranslationUnit tu) {
+  cond_ctx cc = {s, tu, false};
+  clang_getInclusions(tu, cond_file, &cc);
+  return cc.reads;
+}

@@ -43,4 +43,11 @@ void wl_pch_std_free(wl_pch_std *s);
  * headers' identifiers once read). */
 bool wl_pch_std_differs(wl_pch_std *s, CXTranslationUnit tu, wl_buf *why);
 
+/* Whether a conditional directive (#if, #ifdef, #ifndef, #elif...) or an
+ * #include by macro of the unit's own files names a macro that only the
+ * standard headers of the section define: only then can the headers a
+ * file includes, and so which of its includes do not resolve, depend on
+ * the section (declarations cannot change what the preprocessor reads). */
+bool wl_pch_std_conditions_read(const wl_pch_std *s, CXTranslationUnit tu);
+
 #endif

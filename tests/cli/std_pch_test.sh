@@ -5,8 +5,8 @@
 # would change, gets exactly the JSON of a run without them (--no-std-pch):
 # its own declaration clashing with theirs, a name or macro used without its
 # header or before it, a macro a header reads defined before it, a header
-# included inside a namespace; and a tree where most files would be parsed
-# twice stops trying after a few. (Each of those inputs has other parse errors
+# included inside a namespace; a tree where most files would be parsed
+# twice stops trying after a few; include inference. (Each of those inputs has other parse errors
 # when the result of the parse with the standard headers is kept.)
 # Usage: std_pch_test.sh <warplint> <source-dir>
 set -u
@@ -80,6 +80,30 @@ same "$T/tree.off" "$T/tree.on" "tree: JSON with the standard headers differs fr
 n=$(grep -c "parsed again without the standard headers" "$T/tree.err")
 [ "$n" -ge 3 ] && [ "$n" -le 5 ] && ok ||
   fail "tree: $n of 14 files parsed again (expected 3-5: four tries, then one after 8 more)"
+
+# include inference: a first parse whose include did not resolve is thrown
+# away for one with the inferred -I, so it is not parsed a second time
+# without the standard headers (no note, as the later parses say nothing);
+# unless a conditional directive of the file reads a macro only they define
+# (which includes do not resolve may then depend on them); and a file whose
+# include nothing resolves is parsed as without them in the end
+for t in inf1 inf2 inf3; do
+  mkdir -p "$T/$t/.git" "$T/$t/inc" "$T/$t/src"
+  printf '#pragma once\n#include <stdio.h>\nstatic inline int one(void) { return 1; }\n' >"$T/$t/inc/common.h"
+done
+{ printf '#include "common.h"\n'; echo "$KERNEL"; printf 'int main() { return one() ? EXIT_FAILURE : 0; }\n'; } >"$T/inf1/src/a.cu"
+{ printf '#include "common.h"\n#ifndef EXIT_FAILURE\n#define EXIT_FAILURE 1\n#endif\n'; echo "$KERNEL"
+  printf 'int main() { return one() ? EXIT_FAILURE : 0; }\n'; } >"$T/inf2/src/b.cu"
+{ printf '#include "nowhere.h"\n'; echo "$KERNEL"; printf 'int main() { return EXIT_FAILURE; }\n'; } >"$T/inf3/src/c.cu"
+for t in inf1 inf2 inf3; do
+  "$WL" --no-cuda-path --no-cache --no-std-pch -j1 --format=json "$T/$t" >"$T/$t.off" 2>/dev/null
+  "$WL" --no-cuda-path --no-cache -v -j1 --format=json "$T/$t" >"$T/$t.on" 2>"$T/$t.err"
+  same "$T/$t.off" "$T/$t.on" "$t: JSON with the standard headers differs from --no-std-pch"
+done
+contains "$T/inf1.err" 'found with the inferred -I' "inf1: the include is inferred"
+lacks "$T/inf1.err" "parsed again" "inf1: the first parse, thrown away, was parsed again"
+contains "$T/inf2.err" "b.cu: parsed again without the standard headers" "inf2: #ifndef EXIT_FAILURE, not parsed again"
+lacks "$T/inf3.err" "parsed again" "inf3: parsed again before inference gave up"
 
 # the store: a precompiled header with the standard headers was built and kept
 grep -l '^strict$' "$T"/cache/pch/*/key >/dev/null 2>&1 && ok || fail "no stored precompiled header with the standard headers"
