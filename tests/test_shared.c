@@ -829,6 +829,48 @@ START_TEST(test_loop_without_end_is_bounded) {
 }
 END_TEST
 
+START_TEST(test_unrolling_memory_is_bounded) {
+  /* cudpp's mtf_localscan_lists_kernel held 1.2 GB: constant-trip loops are
+   * unrolled (64 iterations here), and each unrolled iteration that runs a
+   * loop of unknown trip count and joins states grows the arena. An attempt
+   * has its own share of the memory budget; past it, the general path runs
+   * (on what is left of the function's budget) and finds the races of lines
+   * 15 and 21. Without the attempt's share, the function's budget runs out
+   * inside the first attempt and both races are lost; without any budget,
+   * the arena reaches 1.2 GB. */
+  fixture fx =
+      analyze("__global__ void k(const unsigned char *in, int n) {\n"                 /* 1 */
+              "  __shared__ unsigned char lists[256 * 64];\n"                         /* 2 */
+              "  __shared__ int seen[1024];\n"                                        /* 3 */
+              "  int lid = threadIdx.x, C[8];\n"                                      /* 4 */
+              "  for (int i = lid; i < 1024; i += blockDim.x)\n"                      /* 5 */
+              "    seen[i] = in[i];\n"                                                /* 6 */
+              "  __syncthreads();\n"                                                  /* 7 */
+              "  for (int i = 0; i < 8; i++)\n"                                       /* 8 */
+              "    C[i] = seen[lid * 8 + i];\n"                                       /* 9 */
+              "  /* the lists shift by one slot at each step */\n"                    /* 10 */
+              "  for (int i = 0; i < 64; i++) {\n"                                    /* 11 */
+              "    int v = in[lid * 64 + i], id = v / 32, bit = v % 32;\n"            /* 12 */
+              "    if (!((C[id] << bit) & 0x80000000)) C[id] |= 1 << (31 - bit);\n"   /* 13 */
+              "    for (int j = n; j > 0; j--)\n"                                     /* 14 */
+              "      if (j < 256) lists[lid * 256 + j] = lists[lid * 256 + j - 1];\n" /* 15 */
+              "  }\n"                                                                 /* 16 */
+              "  for (int i = 0; i < 64; i++) {\n"                                    /* 17 */
+              "    int v = in[lid * 64 + i], id = v / 32, bit = v % 32;\n"            /* 18 */
+              "    if (!((C[id] << bit) & 0x80000000)) C[id] |= 1 << (31 - bit);\n"   /* 19 */
+              "    for (int j = n; j > 0; j--)\n"                                     /* 20 */
+              "      if (j < 256) lists[lid * 256 + j] = lists[lid * 256 + j - 1];\n" /* 21 */
+              "  }\n"                                                                 /* 22 */
+              "}\n");
+  ck_assert_ptr_nonnull(race_on(&fx, 15));
+  ck_assert_ptr_nonnull(race_on(&fx, 21));
+  ck_assert_msg(!wl_smem_incomplete(fx.sm), "the function's budget ran out");
+  ck_assert_msg(wl_smem_arena_peak(fx.sm) < ((size_t)128 << 20), "the analysis held %zu bytes",
+                wl_smem_arena_peak(fx.sm));
+  done(&fx);
+}
+END_TEST
+
 Suite *wl_suite_shared(void) {
   Suite *s = suite_create("shared");
   TCase *tc = tcase_create("analysis");
@@ -854,6 +896,7 @@ Suite *wl_suite_shared(void) {
   tcase_add_test(tc, test_narrow_types_and_loops);
   tcase_add_test(tc, test_thread_below_block_size);
   tcase_add_test(tc, test_loop_without_end_is_bounded);
+  tcase_add_test(tc, test_unrolling_memory_is_bounded);
   suite_add_tcase(s, tc);
   return s;
 }

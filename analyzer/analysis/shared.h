@@ -126,5 +126,8 @@ const wl_func *wl_smem_exhausted_at(const wl_smem *sm, size_t i);
 /* The work the analysis did: lane pairs examined by the race checker, over
  * every analyzed function (bounded per function by its work budget). */
 unsigned long wl_smem_pairs_examined(const wl_smem *sm);
+/* The most memory the analysis of one function held (its arena's bytes;
+ * bounded by the work budget). */
+size_t wl_smem_arena_peak(const wl_smem *sm);
 
 #endif

@@ -11,7 +11,10 @@ struct wl_arena_block {
   max_align_t data[];
 };
 
-void wl_arena_init(wl_arena *a) { a->head = NULL; }
+void wl_arena_init(wl_arena *a) {
+  a->head = NULL;
+  a->used = 0;
+}
 
 void wl_arena_free(wl_arena *a) {
   wl_arena_block *b = a->head;
@@ -21,14 +24,10 @@ void wl_arena_free(wl_arena *a) {
     b = n;
   }
   a->head = NULL;
+  a->used = 0;
 }
 
-size_t wl_arena_size(const wl_arena *a) {
-  size_t n = 0;
-  for (const wl_arena_block *b = a->head; b; b = b->next)
-    n += b->used;
-  return n;
-}
+size_t wl_arena_size(const wl_arena *a) { return a->used; }
 
 void *wl_arena_alloc(wl_arena *a, size_t n) {
   const size_t align = sizeof(max_align_t);
@@ -50,6 +49,7 @@ void *wl_arena_alloc(wl_arena *a, size_t n) {
   }
   void *p = (char *)b->data + b->used;
   b->used += n;
+  a->used += n;
   memset(p, 0, n);
   return p;
 }

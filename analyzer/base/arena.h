@@ -7,6 +7,7 @@
 typedef struct wl_arena_block wl_arena_block;
 typedef struct wl_arena {
   wl_arena_block *head;
+  size_t used; /* the sum of the blocks' used bytes: wl_arena_size in O(1) */
 } wl_arena;
 
 void wl_arena_init(wl_arena *a);

@@ -91,6 +91,8 @@ bool wl_smem_is_shared(const wl_smem *sm, const wl_expr *e) {
 bool wl_smem_incomplete(const wl_smem *sm) { return sm->incomplete; }
 unsigned long wl_smem_pairs_examined(const wl_smem *sm) { return sm->pairs; }
 
+size_t wl_smem_arena_peak(const wl_smem *sm) { return sm->arena_peak; }
+
 size_t wl_smem_nexhausted(const wl_smem *sm) { return sm->exhausted.n; }
 
 const wl_func *wl_smem_exhausted_at(const wl_smem *sm, size_t i) { return sm->exhausted.v[i]; }

@@ -13,7 +13,7 @@
 bool smx_step(ctx *c) {
   if (c->exhausted)
     return false;
-  if (++c->steps > c->step_limit) {
+  if (++c->steps > c->step_limit || wl_arena_size(&c->ar) > c->arena_limit) {
     c->exhausted = true;
     return false;
   }
@@ -432,10 +432,13 @@ static bool try_unroll(ctx *c, state *st, const wl_stmt *s) {
     return false;
   size_t nraces = c->sm->nraces;
   unsigned long limit = c->step_limit, pair_limit = c->pair_limit;
+  size_t arena_limit = c->arena_limit;
   if (c->steps + UNROLL_BUDGET < limit)
     c->step_limit = c->steps + UNROLL_BUDGET;
   if (c->pairs + UNROLL_PAIR_BUDGET < pair_limit)
     c->pair_limit = c->pairs + UNROLL_PAIR_BUDGET;
+  if (wl_arena_size(&c->ar) + UNROLL_ARENA_BUDGET < arena_limit)
+    c->arena_limit = wl_arena_size(&c->ar) + UNROLL_ARENA_BUDGET;
   state cur;
   smd_st_copy(&cur, st);
   frame fr;
@@ -482,10 +485,13 @@ static bool try_unroll(ctx *c, state *st, const wl_stmt *s) {
   }
   c->iter = outer;
   /* an attempt stopped by its own bounds (not the function's) gives way to
-   * the general path, which has what is left of the function's budget */
-  bool exhausted_here = c->exhausted && c->steps <= limit && c->pairs <= pair_limit;
+   * the general path, which has what is left of the function's budget (the
+   * memory an attempt took is not given back: it counts against the rest) */
+  bool exhausted_here = c->exhausted && c->steps <= limit && c->pairs <= pair_limit &&
+                        wl_arena_size(&c->ar) <= arena_limit;
   c->step_limit = limit;
   c->pair_limit = pair_limit;
+  c->arena_limit = arena_limit;
   if (exhausted_here)
     c->exhausted = false;
   if (!ok) {

@@ -29,6 +29,12 @@
  * loops would cost (depth x body) per entry without it (200 nested for loops
  * took 34 s) */
 #define SCAN_BUDGET 20000000UL
+/* bytes of analysis state (values, lane constraints, accesses) per analyzed
+ * function: the most a real function used is 55 MB (ccminer's
+ * lyra2Z_gpu_hash_32_2), but cudpp's mtf_localscan_lists_kernel took 1.2 GB
+ * in 10,000 statements */
+#define ARENA_BUDGET ((size_t)256 << 20)
+#define UNROLL_ARENA_BUDGET ((size_t)32 << 20) /* bytes one unrolling attempt may add */
 #define MAX_PENDING 512 /* accesses remembered since the last barrier on a path */
 
 struct wl_smem {
@@ -42,6 +48,7 @@ struct wl_smem {
   size_t nrslots, nrused;
   bool incomplete;
   unsigned long pairs; /* lane pairs examined, every root together */
+  size_t arena_peak;   /* the largest arena one root's analysis held */
   wl_vec exhausted;    /* const wl_func*: roots whose analysis ran out of its work budget */
   /* const wl_func* -> wl_vec* of the names of the __shared__ variables its
    * body declares, collected once per file (eval.c, unresolved_on_shared) */
@@ -197,7 +204,7 @@ typedef struct ctx {
   wl_lctx lc;
   const wl_func *root;
   bool root_params_uniform;
-  bool multi_dim;        /* the root (or a function it calls) uses threadIdx.y or .z */
+  bool multi_dim; /* the root (or a function it calls) uses threadIdx.y or .z */
   /* a multi_dim root kernel's block extents (x, y, z) from its launches in
    * the file (wl_launch_block_dims), 0 where not known */
   long long launch[3];
@@ -212,6 +219,7 @@ typedef struct ctx {
   bool record;
   unsigned seq;
   unsigned long steps, step_limit, pairs, pair_limit, scanned;
+  size_t arena_limit; /* bytes the arena may hold: ARENA_BUDGET, less in an unrolling attempt */
   bool exhausted;
   frame *loops[MAX_LOOP_NEST];
   unsigned nloops;

@@ -226,6 +226,7 @@ static void analyze_root_as(wl_smem *sm, const wl_tu *tu, const wl_func *f, cons
   c.record = true;
   c.step_limit = STEP_BUDGET;
   c.pair_limit = PAIR_BUDGET;
+  c.arena_limit = ARENA_BUDGET;
   fnframe fr;
   memset(&fr, 0, sizeof fr);
   fr.f = f;
@@ -235,6 +236,8 @@ static void analyze_root_as(wl_smem *sm, const wl_tu *tu, const wl_func *f, cons
   st.live = true;
   smx_exec_stmt(&c, &st, f->body);
   sm->pairs += c.pairs;
+  if (wl_arena_size(&c.ar) > sm->arena_peak)
+    sm->arena_peak = wl_arena_size(&c.ar);
   if (c.exhausted) {
     sm->incomplete = true;
     bool listed = false;
