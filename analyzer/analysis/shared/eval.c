@@ -95,6 +95,11 @@ static const val *read_lvalue(ctx *c, state *st, const wl_expr *e, addr a) {
     if (a.p->nshape > 0 || (e->type & WL_T_ARRAY))
       return decay(c, a.p);
     smr_record_access(c, st, e, a.p, false, NULL);
+    /* one element for every lane (ptrs[vector_lane][0] of a vector's row
+     * bounds): the same value in every lane, unless a lane's store races
+     * with the read, which is reported on its own */
+    if (a.p->f && wl_lf_uniform(a.p->f))
+      return smd_vunk(true);
     val *d = (val *)smd_vdata(c);
     d->from = a.p;
     d->from_seq = c->seq;
