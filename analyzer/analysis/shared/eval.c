@@ -98,9 +98,13 @@ static const val *read_lvalue(ctx *c, state *st, const wl_expr *e, addr a) {
     /* one element for every lane (ptrs[vector_lane][0] of a vector's row
      * bounds): the same value in every lane, unless a lane's store races
      * with the read, which is reported on its own */
-    if (a.p->f && wl_lf_uniform(a.p->f))
-      return smd_vunk(true);
-    val *d = (val *)smd_vdata(c);
+    val *d;
+    if (a.p->f && wl_lf_uniform(a.p->f)) {
+      d = smd_new_val(c, V_UNK);
+      d->uni = true;
+    } else {
+      d = (val *)smd_vdata(c);
+    }
     d->from = a.p;
     d->from_seq = c->seq;
     return d;
