@@ -213,7 +213,7 @@ START_TEST(built_headers_are_trimmed) {
   struct CXUnsavedFile uf = {"/wl-pchtrim-top.cuh", text, (unsigned long)strlen(text)};
   wl_pch_cache *c = wl_pch_cache_new(NULL);
   CXIndex idx = clang_createIndex(1, 0);
-  const char *path = wl_pch_get(c, idx, uf.Filename, cuda_args, NCUDA_ARGS, &uf, 1, false);
+  const char *path = wl_pch_get(c, idx, uf.Filename, cuda_args, NCUDA_ARGS, &uf, 1, 0);
   ck_assert_ptr_nonnull(path);
   size_t len = 0;
   char *data = wl_read_file(path, &len);

@@ -269,6 +269,11 @@ static const char toolkit_pch[] = "#if __has_include(<cooperative_groups.h>)\n"
                                   "#include <cooperative_groups/scan.h>\n"
                                   "#endif\n";
 
+/* What the precompiled header holds besides the CUDA headers: nothing, the
+ * C and C++ standard headers (pch_std.h), or those and the CUDA C++ core
+ * libraries (with a toolkit). */
+typedef enum pch_section { SECTION_NONE, SECTION_STD, SECTION_CCCL } pch_section;
+
 /* The arguments and unsaved files of a parse, apart from the main file. */
 typedef struct invocation {
   wl_vec args; /* const char*, some pointing into the buffers below */
@@ -277,6 +282,7 @@ typedef struct invocation {
   char **names;             /* owned names of uf[0 .. nnames) */
   char *pch_text;           /* the precompiled header's main file (owned) */
   unsigned std_line;        /* its line where the standard headers start; 0: none */
+  bool with_cccl;           /* the CUDA C++ core libraries follow them */
   unsigned nuf, nnames;
 } invocation;
 
@@ -302,7 +308,7 @@ static void add_unsaved(invocation *in, const char *dir, const char *name, const
  * (typeof) whatever the -std, as nvcc's device front end accepts them
  * (NCCL's GPI_ACCESS_ONCE is `*(volatile typeof(x) *)&(x)` under -std=c++17). */
 static void invocation_init(invocation *in, const wl_parse_opts *opts, unsigned arch, bool cg,
-                            bool std, const char *resource_dir) {
+                            pch_section std, const char *resource_dir) {
   memset(in, 0, sizeof *in);
   snprintf(in->arch, sizeof in->arch, "--cuda-gpu-arch=sm_%u", arch);
   static const char *const base[] = {"-x",
@@ -392,6 +398,10 @@ static void invocation_init(invocation *in, const wl_parse_opts *opts, unsigned 
     for (size_t i = 0; i < t.len; i++)
       in->std_line += t.data[i] == '\n';
     wl_buf_puts(&t, wl_pch_std_text());
+    if (std == SECTION_CCCL && opts->cuda_path) {
+      wl_pch_cccl_append(&t);
+      in->with_cccl = true;
+    }
   }
   in->pch_text = wl_buf_detach(&t);
   add_unsaved(in, WL_PRELUDE_DIR, "__warplint_pch.cuh", in->pch_text);
@@ -437,13 +447,18 @@ static bool pch_failed(CXTranslationUnit tu) {
   return bad;
 }
 
-/* Whether the file includes a header that is not one of the CUDA headers
- * the prelude (or the toolkit, through clang's wrapper) brings anyway: only
- * such a file may include a standard header, directly or through its own
- * headers; the others load the smaller plain precompiled header. */
-static bool includes_other(const char *text, size_t len) {
+/* What the file's #include directives name: INC_OTHER, a header that is
+ * not one of the CUDA headers the prelude (or the toolkit, through clang's
+ * wrapper) brings anyway: only such a file may include a standard header,
+ * directly or through its own headers; the others load the smaller plain
+ * precompiled header. INC_CCCL: a header of thrust, cub or libcu++
+ * (thrust/..., cub/..., cuda/...). */
+#define INC_OTHER 1u
+#define INC_CCCL 2u
+static unsigned includes_of(const char *text, size_t len) {
+  unsigned found = 0;
   const char *end = text + len;
-  for (const char *l = text; l < end;) {
+  for (const char *l = text; l < end && found != (INC_OTHER | INC_CCCL);) {
     const char *nl = memchr(l, '\n', (size_t)(end - l));
     const char *e = nl ? nl : end;
     const char *c = l;
@@ -457,45 +472,71 @@ static bool includes_other(const char *text, size_t len) {
         c += 7;
         while (c < e && (*c == ' ' || *c == '\t'))
           c++;
-        if (c >= e || (*c != '<' && *c != '"'))
-          return true; /* a macro names it */
-        char close = *c == '<' ? '>' : '"';
-        const char *b = ++c;
-        while (c < e && *c != close)
-          c++;
-        bool known = false;
-        for (size_t i = 0; wl_prelude_files[i].name && !known; i++)
-          known = strlen(wl_prelude_files[i].name) == (size_t)(c - b) &&
-                  strncmp(wl_prelude_files[i].name, b, (size_t)(c - b)) == 0;
-        if (!known)
-          return true;
+        if (c >= e || (*c != '<' && *c != '"')) {
+          found |= INC_OTHER; /* a macro names it */
+        } else {
+          char close = *c == '<' ? '>' : '"';
+          const char *b = ++c;
+          while (c < e && *c != close)
+            c++;
+          size_t n = (size_t)(c - b);
+          bool known = false;
+          for (size_t i = 0; wl_prelude_files[i].name && !known; i++)
+            known = strlen(wl_prelude_files[i].name) == n &&
+                    strncmp(wl_prelude_files[i].name, b, n) == 0;
+          if (!known)
+            found |= INC_OTHER;
+          if ((n > 7 && strncmp(b, "thrust/", 7) == 0) || (n > 4 && strncmp(b, "cub/", 4) == 0) ||
+              (n > 5 && strncmp(b, "cuda/", 5) == 0))
+            found |= INC_CCCL;
+        }
       }
     }
     l = nl ? nl + 1 : end;
   }
-  return false;
+  return found;
 }
 
-/* Parses the file with the invocation (initialized here, with the standard
- * headers in its precompiled header when std) and the shared precompiled
- * header of its arguments when there is one; *pch_out: the one loaded, or
- * NULL. A precompiled header with the standard headers that cannot be built
- * (an error in them with these arguments) gives the plain one. */
+/* What the precompiled header `pch` with a section holds
+ * (wl_pch_std_load), read once per parser; NULL when it cannot be read. */
+static wl_pch_std *std_map(wl_parser *p, const char *pch, unsigned std_line, bool cccl) {
+  for (size_t i = 0; i < p->std_pch.n; i++)
+    if (strcmp(p->std_pch.v[i], pch) == 0)
+      return p->std_maps.v[i];
+  wl_pch_std *s = wl_pch_std_load(p->index, pch, PCH_HEADER, std_line, cccl);
+  wl_vec_push(&p->std_pch, wl_xstrdup(pch));
+  wl_vec_push(&p->std_maps, (void *)s);
+  return s;
+}
+
+/* Parses the file with the invocation (initialized here, with the section
+ * `std` in its precompiled header) and the shared precompiled header of its
+ * arguments when there is one; *pch_out: the one loaded, or NULL. A
+ * precompiled header with a section that cannot be built (an error in its
+ * headers with these arguments) gives the one with the next smaller
+ * section. The one with the CUDA C++ core libraries skips the function
+ * bodies of every header in it (pch_std.h). */
 static enum CXErrorCode parse_once(wl_parser *p, const char *path, const char *text, size_t len,
-                                   const wl_parse_opts *opts, unsigned arch, bool cg, bool std,
-                                   invocation *in, const char **pch_out, CXTranslationUnit *ctu) {
+                                   const wl_parse_opts *opts, unsigned arch, bool cg,
+                                   pch_section std, invocation *in, const char **pch_out,
+                                   CXTranslationUnit *ctu) {
   invocation_init(in, opts, arch, cg, std, p->resource_dir);
   /* the shared precompiled header of these arguments, built by the first file */
+  unsigned how = (std ? WL_PCH_STRICT : 0) | (in->with_cccl ? WL_PCH_SKIP_BODIES : 0);
   const char *pch =
       opts->pch && pch_allowed(opts)
           ? wl_pch_get(opts->pch, p->index, PCH_HEADER, (const char *const *)in->args.v,
-                       (int)in->args.n, in->uf, in->nuf, std)
+                       (int)in->args.n, in->uf, in->nuf, how)
           : NULL;
   if (std && !pch) {
     invocation_free(in);
-    return parse_once(p, path, text, len, opts, arch, cg, false, in, pch_out, ctu);
+    return parse_once(p, path, text, len, opts, arch, cg, std - 1, in, pch_out, ctu);
   }
   size_t nargs = in->args.n;
+  /* what it holds is read before the file is parsed, so that the memory of
+   * reading it back is free again when the file's unit loads it */
+  if (pch && in->std_line)
+    (void)std_map(p, pch, in->std_line, in->with_cccl);
   if (pch) {
     wl_vec_push(&in->args, "-include-pch");
     wl_vec_push(&in->args, (void *)pch);
@@ -562,21 +603,10 @@ static bool std_worth(wl_parser *p, wl_pch_cache *c) {
 }
 
 /* Whether a unit parsed with the standard headers in its precompiled
- * header must be parsed again without them (wl_pch_std_differs, with what
- * the precompiled header holds read once per parser). */
+ * header must be parsed again without them (wl_pch_std_differs). */
 static bool std_differs(wl_parser *p, CXTranslationUnit ctu, const char *pch, unsigned std_line,
-                        wl_buf *why) {
-  wl_pch_std *s = NULL;
-  size_t i = 0;
-  while (i < p->std_pch.n && strcmp(p->std_pch.v[i], pch) != 0)
-    i++;
-  if (i < p->std_pch.n) {
-    s = p->std_maps.v[i];
-  } else {
-    s = wl_pch_std_load(p->index, pch, PCH_HEADER, std_line);
-    wl_vec_push(&p->std_pch, wl_xstrdup(pch));
-    wl_vec_push(&p->std_maps, (void *)s);
-  }
+                        bool cccl, wl_buf *why) {
+  wl_pch_std *s = std_map(p, pch, std_line, cccl);
   if (!s) {
     wl_buf_puts(why, "its precompiled header cannot be read");
     return true;
@@ -648,8 +678,11 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
   /* the file itself names them (a project header that includes them is
    * parsed with them, as without a precompiled header) */
   bool cg = memmem(text, len, "cooperative_groups", 18) != NULL;
-  bool std = opts->pch && !opts->no_std_pch && pch_allowed(opts) && includes_other(text, len) &&
-             std_worth(p, opts->pch);
+  unsigned incs = includes_of(text, len);
+  pch_section std = opts->pch && !opts->no_std_pch && pch_allowed(opts) && (incs & INC_OTHER) &&
+                            std_worth(p, opts->pch)
+                        ? (opts->cuda_path && (incs & INC_CCCL) ? SECTION_CCCL : SECTION_STD)
+                        : SECTION_NONE;
   invocation in;
   const char *pch = NULL;
   CXTranslationUnit ctu = NULL;
@@ -657,7 +690,7 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
   wl_buf why;
   wl_buf_init(&why);
   bool again = std && in.std_line && pch && ec == CXError_Success && ctu &&
-               std_differs(p, ctu, pch, in.std_line, &why);
+               std_differs(p, ctu, pch, in.std_line, in.with_cccl, &why);
   if (std && in.std_line && pch) {
     unsigned tries, fails;
     wl_pch_std_outcome(opts->pch, again, &tries, &fails);
@@ -673,12 +706,12 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
      * parsed again as without them */
     if (opts->verbose)
       fprintf(stderr,
-              "warplint: note: %s: parsed again without the standard headers "
+              "warplint: note: %s: parsed again without the standard headers%s "
               "in the precompiled header (%s)\n",
-              path, wl_buf_str(&why));
+              path, in.with_cccl ? " and the CUDA C++ core libraries" : "", wl_buf_str(&why));
     clang_disposeTranslationUnit(ctu);
     invocation_free(&in);
-    ec = parse_once(p, path, text, len, opts, arch, cg, false, &in, &pch, &ctu);
+    ec = parse_once(p, path, text, len, opts, arch, cg, SECTION_NONE, &in, &pch, &ctu);
   }
   wl_buf_free(&why);
   uint64_t args_hash = WL_FNV_START;

@@ -169,7 +169,7 @@ static void dep_line(CXFile file, CXSourceLocation *stack, unsigned depth, CXCli
  * file is complete. deps (when not NULL) gets the files it read, one
  * dep_line each, and *deps_ok whether all of them could be listed. */
 static bool build(CXIndex index, const char *header, const char *const *args, int nargs,
-                  struct CXUnsavedFile *uf, unsigned nuf, bool strict, const char *out,
+                  struct CXUnsavedFile *uf, unsigned nuf, unsigned how, const char *out,
                   wl_buf *deps, bool *deps_ok) {
   CXTranslationUnit tu = NULL;
   /* a complete unit, not CXTranslationUnit_Incomplete: the headers' pending
@@ -178,17 +178,20 @@ static bool build(CXIndex index, const char *header, const char *const *args, in
   unsigned flags = CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing |
                    CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles |
                    CXTranslationUnit_ForSerialization;
+  if (how & WL_PCH_SKIP_BODIES)
+    flags |= CXTranslationUnit_SkipFunctionBodies;
   if (clang_parseTranslationUnit2(index, header, args, nargs, uf, nuf, flags, &tu) !=
           CXError_Success ||
       !tu)
     return false;
   /* a fatal error (a header that cannot be read) would freeze a broken
-   * state; when strict, so would any error */
+   * state; when strict (WL_PCH_STRICT), so would any error */
   bool ok = true;
   unsigned nd = clang_getNumDiagnostics(tu);
   for (unsigned i = 0; i < nd && ok; i++) {
     CXDiagnostic d = clang_getDiagnostic(tu, i);
-    ok = clang_getDiagnosticSeverity(d) < (strict ? CXDiagnostic_Error : CXDiagnostic_Fatal);
+    ok = clang_getDiagnosticSeverity(d) <
+         (how & WL_PCH_STRICT ? CXDiagnostic_Error : CXDiagnostic_Fatal);
     clang_disposeDiagnostic(d);
   }
   /* written under another name, then renamed: a reader never sees half a file */
@@ -501,7 +504,7 @@ static bool exists(const char *path) {
  * has yet: NULL when it cannot be had. */
 static char *shared_file(wl_pch_cache *c, const char *key, CXIndex index, const char *header,
                          const char *const *args, int nargs, struct CXUnsavedFile *uf, unsigned nuf,
-                         bool strict, bool *built, bool *reused) {
+                         unsigned how, bool *built, bool *reused) {
   uint64_t h = wl_fnv1a(WL_FNV_START, key, strlen(key));
   wl_buf b;
   wl_buf_init(&b);
@@ -535,7 +538,7 @@ static char *shared_file(wl_pch_cache *c, const char *key, CXIndex index, const 
       if (wrote && c->store && store_fetch(c, key, h, pch)) {
         result = wl_xstrdup(pch);
         *reused = true;
-      } else if (wrote && build(index, header, args, nargs, uf, nuf, strict, pch,
+      } else if (wrote && build(index, header, args, nargs, uf, nuf, how, pch,
                                 c->store ? &deps : NULL, &deps_ok)) {
         result = wl_xstrdup(pch);
         *built = true;
@@ -556,7 +559,7 @@ static char *shared_file(wl_pch_cache *c, const char *key, CXIndex index, const 
 }
 
 const char *wl_pch_get(wl_pch_cache *c, CXIndex index, const char *header, const char *const *args,
-                       int nargs, struct CXUnsavedFile *uf, unsigned nuf, bool strict) {
+                       int nargs, struct CXUnsavedFile *uf, unsigned nuf, unsigned how) {
   if (!c->dir)
     return NULL;
   wl_buf key;
@@ -574,8 +577,10 @@ const char *wl_pch_get(wl_pch_cache *c, CXIndex index, const char *header, const
   wl_buf_printf(&key, "libclang %s\n", clang_getCString(ver) ? clang_getCString(ver) : "");
   /* built files are edited (pch_trim.h): not those of an earlier warplint */
   wl_buf_printf(&key, "trimmed %d\n", WL_PCH_AST_MAJOR);
-  if (strict)
+  if (how & WL_PCH_STRICT)
     wl_buf_puts(&key, "strict\n");
+  if (how & WL_PCH_SKIP_BODIES)
+    wl_buf_puts(&key, "skip-function-bodies\n");
   clang_disposeString(ver);
   /* the lock is held across the build: the other threads of this process
    * need the same file, or wait little for another */
@@ -588,8 +593,8 @@ const char *wl_pch_get(wl_pch_cache *c, CXIndex index, const char *header, const
       return path;
     }
   bool built = false, reused = false;
-  char *path = shared_file(c, wl_buf_str(&key), index, header, args, nargs, uf, nuf, strict, &built,
-                           &reused);
+  char *path =
+      shared_file(c, wl_buf_str(&key), index, header, args, nargs, uf, nuf, how, &built, &reused);
   if (c->n == c->cap) {
     c->cap = c->cap ? 2 * c->cap : 4;
     c->v = wl_xrealloc(c->v, c->cap * sizeof *c->v);

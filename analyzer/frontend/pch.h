@@ -22,15 +22,23 @@ typedef struct wl_pch_cache wl_pch_cache;
 wl_pch_cache *wl_pch_cache_new(const char *store);
 void wl_pch_cache_free(wl_pch_cache *c);
 
+/* How a precompiled header is built (wl_pch_get's `how`, part of its key):
+ * WL_PCH_STRICT: a build with any error fails (else only a fatal one);
+ * WL_PCH_SKIP_BODIES: the headers' function bodies are skipped
+ * (CXTranslationUnit_SkipFunctionBodies; clang keeps those of constexpr
+ * functions and of functions whose return type is deduced), so that a file
+ * loading it does not instantiate them either. */
+#define WL_PCH_STRICT 1u
+#define WL_PCH_SKIP_BODIES 2u
+
 /* The precompiled header for a parse with these arguments and unsaved
- * files, built from `header` (an unsaved file among uf that includes
- * nothing itself: the headers come from the arguments) the first time these
+ * files, built from `header` (an unsaved file among uf) the first time these
  * arguments are seen; NULL when it could not be built or was rejected
- * (then parse without one). strict: a build with any error fails (else
- * only a fatal one). Threads and processes asking for arguments being built
- * wait for that build. The path stays valid until wl_pch_cache_free. */
+ * (then parse without one). Threads and processes asking for arguments
+ * being built wait for that build. The path stays valid until
+ * wl_pch_cache_free. */
 const char *wl_pch_get(wl_pch_cache *c, CXIndex index, const char *header, const char *const *args,
-                       int nargs, struct CXUnsavedFile *uf, unsigned nuf, bool strict);
+                       int nargs, struct CXUnsavedFile *uf, unsigned nuf, unsigned how);
 
 /* A translation unit could not load `path`: the arguments it was built for
  * parse without a precompiled header from now on. */

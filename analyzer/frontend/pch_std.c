@@ -10,6 +10,9 @@
 #include "pch_std.h"
 
 #include <stdint.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +68,77 @@ static const char std_text[] = "// the C and C++ standard headers (pch_std.c)\n"
 
 const char *wl_pch_std_text(void) { return std_text; }
 
+/* What CUDA sources include of thrust, cub and libcu++ (the toolkit's
+ * include/cccl, or its include/ before CUDA 12), with what they include in
+ * turn: thrust's algorithms, containers and iterators, all of cub, and the
+ * libcu++ headers the samples use. */
+static const char *const cccl_headers[] = {
+    "thrust/version.h",
+    "thrust/device_vector.h",
+    "thrust/host_vector.h",
+    "thrust/device_ptr.h",
+    "thrust/device_malloc.h",
+    "thrust/device_free.h",
+    "thrust/execution_policy.h",
+    "thrust/functional.h",
+    "thrust/copy.h",
+    "thrust/fill.h",
+    "thrust/sequence.h",
+    "thrust/transform.h",
+    "thrust/for_each.h",
+    "thrust/reduce.h",
+    "thrust/transform_reduce.h",
+    "thrust/scan.h",
+    "thrust/transform_scan.h",
+    "thrust/sort.h",
+    "thrust/unique.h",
+    "thrust/remove.h",
+    "thrust/find.h",
+    "thrust/count.h",
+    "thrust/extrema.h",
+    "thrust/gather.h",
+    "thrust/scatter.h",
+    "thrust/generate.h",
+    "thrust/inner_product.h",
+    "thrust/adjacent_difference.h",
+    "thrust/binary_search.h",
+    "thrust/merge.h",
+    "thrust/partition.h",
+    "thrust/reverse.h",
+    "thrust/set_operations.h",
+    "thrust/tabulate.h",
+    "thrust/equal.h",
+    "thrust/logical.h",
+    "thrust/replace.h",
+    "thrust/mismatch.h",
+    "thrust/swap.h",
+    "thrust/tuple.h",
+    "thrust/pair.h",
+    "thrust/complex.h",
+    "thrust/random.h",
+    "thrust/memory.h",
+    "thrust/distance.h",
+    "thrust/advance.h",
+    "thrust/iterator/counting_iterator.h",
+    "thrust/iterator/constant_iterator.h",
+    "thrust/iterator/transform_iterator.h",
+    "thrust/iterator/zip_iterator.h",
+    "thrust/iterator/permutation_iterator.h",
+    "thrust/iterator/discard_iterator.h",
+    "thrust/iterator/reverse_iterator.h",
+    "cub/cub.cuh",
+    "cuda/atomic",
+    "cuda/barrier",
+    "cuda/pipeline",
+};
+
+void wl_pch_cccl_append(wl_buf *t) {
+  wl_buf_puts(t, "// the CUDA C++ core libraries (pch_std.c)\n");
+  for (size_t i = 0; i < sizeof cccl_headers / sizeof cccl_headers[0]; i++)
+    wl_buf_printf(t, "#if __has_include(<%s>)\n#include <%s>\n#endif\n", cccl_headers[i],
+                  cccl_headers[i]);
+}
+
 struct wl_pch_std {
   wl_hmap index;       /* file key (owned) -> 1 + node */
   size_t nn;           /* nodes */
@@ -74,7 +148,11 @@ struct wl_pch_std {
   wl_hmap macros;      /* macro name (owned) -> wl_vec* of 1 + node, defined by the section only */
   char **paths;        /* [nn]: a file's name (owned) */
   bool have_idents;    /* idents is filled (on first use) */
+  bool cccl;           /* the section holds the CUDA C++ core libraries */
   wl_hmap idents;      /* the identifiers of the section's own files (owned keys) */
+  wl_hmap bodies;      /* macro name (owned) -> wl_vec* of pairs 1 + node, text hash: where
+                          each definition of it is (base and section) and what it says */
+  wl_hmap texts;       /* file name (owned) -> file_text* of the headers read for that */
 };
 
 /* A file's key: its device and inode (the same file under two spellings is
@@ -129,6 +207,83 @@ static uintptr_t node_of(wl_pch_std *s, CXFile f) {
   return s->nn++;
 }
 
+/* A hash of what a macro definition says: its text from its name to its
+ * last token, each run of blanks (and line continuations) as one space;
+ * 0 when the text cannot be had. */
+typedef struct file_text {
+  char *text; /* owned; NULL: unreadable */
+  size_t size;
+} file_text;
+
+/* A header's text as on disk, read once (texts: name -> file_text*). Not
+ * clang_getFileContents: it looks the file up among all the source
+ * locations of the unit, which a precompiled header's are many (seconds for
+ * its macros). A stored precompiled header is used only while its files are
+ * unchanged (pch.h). */
+static const char *contents_of(wl_hmap *texts, CXFile f, size_t *size) {
+  CXString fs = clang_getFileName(f);
+  const char *name = clang_getCString(fs);
+  file_text *ft = name ? wl_hmap_get(texts, name) : NULL;
+  if (!ft && name) {
+    ft = wl_xcalloc(1, sizeof *ft);
+    ft->text = wl_read_file(name, &ft->size);
+    wl_hmap_put(texts, wl_xstrdup(name), ft, false);
+  }
+  clang_disposeString(fs);
+  *size = ft && ft->text ? ft->size : 0;
+  return ft ? ft->text : NULL;
+}
+
+static void free_texts(wl_pch_std *s) {
+  for (size_t i = 0; i < s->texts.cap; i++) {
+    free((void *)s->texts.slots[i].key);
+    file_text *ft = s->texts.slots[i].val;
+    if (ft) {
+      free(ft->text);
+      free(ft);
+    }
+  }
+}
+
+static uint64_t def_hash(wl_pch_std *s, CXCursor def) {
+  CXSourceRange r = clang_getCursorExtent(def);
+  CXFile f = NULL;
+  unsigned a = 0, b = 0;
+  clang_getSpellingLocation(clang_getRangeStart(r), &f, NULL, NULL, &a);
+  clang_getSpellingLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &b);
+  size_t size = 0;
+  const char *text = f ? contents_of(&s->texts, f, &size) : NULL;
+  if (!text || b < a || b > size)
+    return 0;
+  uint64_t h = WL_FNV_START;
+  bool blank = false;
+  for (unsigned i = a; i < b; i++) {
+    char ch = text[i];
+    if (ch == '\\' && i + 1 < b && text[i + 1] == '\n') {
+      i++;
+      blank = true;
+    } else if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v') {
+      blank = true;
+    } else {
+      if (blank)
+        h = wl_fnv1a(h, " ", 1);
+      blank = false;
+      h = wl_fnv1a(h, &ch, 1);
+    }
+  }
+  return h ? h : 1;
+}
+
+static void add_body(wl_pch_std *s, const char *name, uintptr_t node, uint64_t hash) {
+  wl_vec *v = wl_hmap_get(&s->bodies, name);
+  if (!v) {
+    v = wl_xcalloc(1, sizeof *v);
+    wl_hmap_put(&s->bodies, wl_xstrdup(name), v, false);
+  }
+  wl_vec_push(v, (void *)(node + 1));
+  wl_vec_push(v, (void *)(uintptr_t)hash);
+}
+
 static enum CXChildVisitResult load_visit(CXCursor c, CXCursor parent, CXClientData data) {
   (void)parent;
   load_ctx *l = data;
@@ -142,6 +297,9 @@ static enum CXChildVisitResult load_visit(CXCursor c, CXCursor parent, CXClientD
       if (m) {
         wl_vec_push(&l->defs, wl_xstrdup(m));
         wl_vec_push(&l->defs, (void *)node_of(l->s, from));
+        uint64_t h = def_hash(l->s, c);
+        if (h)
+          add_body(l->s, m, node_of(l->s, from), h);
       }
       clang_disposeString(ms);
     }
@@ -203,28 +361,52 @@ void wl_pch_std_free(wl_pch_std *s) {
   for (size_t i = 0; i < s->idents.cap; i++)
     free((void *)s->idents.slots[i].key);
   wl_hmap_free(&s->idents);
+  for (size_t i = 0; i < s->bodies.cap; i++) {
+    free((void *)s->bodies.slots[i].key);
+    wl_vec *v = s->bodies.slots[i].val;
+    if (v) {
+      wl_vec_free(v);
+      free(v);
+    }
+  }
+  wl_hmap_free(&s->bodies);
+  free_texts(s);
+  wl_hmap_free(&s->texts);
   free(s->start);
   free(s->adj);
   free(s->base);
   free(s);
 }
 
-wl_pch_std *wl_pch_std_load(CXIndex index, const char *pch, const char *header,
-                            unsigned first_line) {
+wl_pch_std *wl_pch_std_load(CXIndex index, const char *pch, const char *header, unsigned first_line,
+                            bool cccl) {
   CXTranslationUnit ptu = NULL;
   if (clang_createTranslationUnit2(index, pch, &ptu) != CXError_Success || !ptu)
     return NULL;
   wl_pch_std *s = wl_xcalloc(1, sizeof *s);
+  s->cccl = cccl;
   wl_hmap_init(&s->index, true);
   wl_hmap_init(&s->macros, true);
   wl_hmap_init(&s->idents, true);
+  wl_hmap_init(&s->bodies, true);
+  wl_hmap_init(&s->texts, true);
   load_ctx l;
   memset(&l, 0, sizeof l);
   l.s = s;
+
   l.header = header;
   l.first_line = first_line;
   clang_visitChildren(clang_getTranslationUnitCursor(ptu), load_visit, &l);
   clang_disposeTranslationUnit(ptu);
+  /* the headers' text is not kept (a check reads again the few it needs) */
+  free_texts(s);
+  wl_hmap_free(&s->texts);
+  wl_hmap_init(&s->texts, true);
+#ifdef __GLIBC__
+  /* the unit read back from the file was as big as the one the file being
+   * parsed now loads: given back, so that both do not add up in the peak */
+  malloc_trim(0);
+#endif
   bool ok = l.section.n > 0 && s->nn < UINT32_MAX;
   if (ok) {
     size_t nn = s->nn;
@@ -293,9 +475,122 @@ wl_pch_std *wl_pch_std_load(CXIndex index, const char *pch, const char *header,
 /* ------------------------------------------------------------------------ */
 /* The check of one translation unit                                        */
 
-/* The identifiers of the files only the section brings in (comments
- * skipped; strings and everything else kept): read from disk the first
- * time a check needs them. */
+/* How a section file uses an identifier (the values of idents, or-ed). */
+#define USE_ANY 1u /* anywhere: a macro of that name without parameters changes it */
+/* where a macro of that name with parameters may expand: followed by '(',
+ * followed by ',' or ')' inside parentheses (the last token of a macro's
+ * argument, which its body may follow with '('), in a #define line, or in
+ * a string or character literal (told apart from code by a plain scan) */
+#define USE_CALL 2u
+
+/* Past the end of a block comment whose text starts at c. */
+static const char *comment_end(const char *c, const char *e) {
+  while (c + 1 < e && !(c[0] == '*' && c[1] == '/'))
+    c++;
+  return c + 1 < e ? c + 2 : e;
+}
+
+static bool id_start(char ch) {
+  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
+}
+
+static bool id_char(char ch) { return id_start(ch) || (ch >= '0' && ch <= '9'); }
+
+static void note_ident(wl_pch_std *s, const char *b, size_t n, unsigned use) {
+  if (b[0] == '_' || n >= 128) /* a reserved name is the library's own */
+    return;
+  char *k = wl_xmalloc(n + 1);
+  memcpy(k, b, n);
+  k[n] = '\0';
+  void **slot = wl_hmap_slot_of(&s->idents, k);
+  if (*slot)
+    free(k); /* the slot keeps its own key */
+  /* else the new slot's key is k itself (the map copies no key): now owned */
+  *slot = (void *)((uintptr_t)*slot | use);
+}
+
+/* The next character of the line that is not a blank or in a comment (a
+ * line end is returned; a comment may span lines). */
+static const char *next_token(const char *c, const char *e) {
+  for (;;) {
+    while (c < e && (*c == ' ' || *c == '\t' || *c == '\r' || *c == '\f' || *c == '\v' ||
+                     (*c == '\\' && c + 1 < e && c[1] == '\n')))
+      c += *c == '\\' ? 2 : 1;
+    if (c + 1 < e && c[0] == '/' && c[1] == '*') {
+      c = comment_end(c + 2, e);
+    } else {
+      return c;
+    }
+  }
+}
+
+/* The identifiers of one section file and how it uses them. */
+static void scan_idents(wl_pch_std *s, const char *text, size_t len) {
+  const char *e = text + len;
+  size_t depth = 0; /* open parentheses */
+  bool line_start = true, in_define = false;
+  for (const char *c = text; c < e;) {
+    if (*c == '\\' && c + 1 < e && c[1] == '\n') { /* the line goes on */
+      c += 2;
+    } else if (*c == '\n') {
+      line_start = true;
+      in_define = false;
+      c++;
+    } else if (*c == ' ' || *c == '\t' || *c == '\r' || *c == '\f' || *c == '\v') {
+      c++;
+    } else if (c + 1 < e && c[0] == '/' && c[1] == '/') {
+      while (c < e && *c != '\n')
+        c++;
+    } else if (c + 1 < e && c[0] == '/' && c[1] == '*') {
+      c = comment_end(c + 2, e);
+    } else if (*c == '#' && line_start) {
+      line_start = false;
+      const char *d = next_token(c + 1, e);
+      in_define = e - d >= 6 && strncmp(d, "define", 6) == 0 && (e - d == 6 || !id_char(d[6]));
+      c++;
+    } else if (*c == '"' || *c == '\'') {
+      line_start = false;
+      char q = *c++;
+      while (c < e && *c != q && *c != '\n') {
+        if (*c == '\\' && c + 1 < e) {
+          c += 2;
+        } else if (id_start(*c)) {
+          const char *b = c;
+          while (c < e && id_char(*c))
+            c++;
+          note_ident(s, b, (size_t)(c - b), USE_ANY | USE_CALL);
+        } else {
+          c++;
+        }
+      }
+      if (c < e && *c == q)
+        c++;
+    } else if (id_start(*c)) {
+      line_start = false;
+      const char *b = c;
+      while (c < e && id_char(*c))
+        c++;
+      const char *n = next_token(c, e);
+      bool call = in_define || (n < e && *n == '(') || (depth && n < e && (*n == ',' || *n == ')'));
+      note_ident(s, b, (size_t)(c - b), USE_ANY | (call ? USE_CALL : 0));
+    } else if (*c >= '0' && *c <= '9') {
+      line_start = false;
+      while (c < e && (id_char(*c) || *c == '.' || (*c == '\'' && c + 1 < e && id_char(c[1]))))
+        c++;
+    } else {
+      line_start = false;
+      if (*c == '(')
+        depth++;
+      else if (*c == ')' && depth)
+        depth--;
+      c++;
+    }
+  }
+}
+
+/* The identifiers of the files only the section brings in, and how they
+ * use them (comments skipped): read from disk the first time a check needs
+ * them. */
 static void load_idents(wl_pch_std *s) {
   s->have_idents = true;
   for (size_t i = 0; i < s->nn; i++) {
@@ -305,47 +600,22 @@ static void load_idents(wl_pch_std *s) {
     char *text = wl_read_file(s->paths[i], &len);
     if (!text) {
       /* unreadable: every name counts */
-      wl_hmap_put(&s->idents, wl_xstrdup("*"), (void *)1, false);
+      wl_hmap_put(&s->idents, wl_xstrdup("*"), (void *)(uintptr_t)(USE_ANY | USE_CALL), false);
       continue;
     }
-    const char *e = text + len;
-    for (const char *c = text; c < e;) {
-      if (c[0] == '/' && c + 1 < e && c[1] == '/') {
-        while (c < e && *c != '\n')
-          c++;
-      } else if (c[0] == '/' && c + 1 < e && c[1] == '*') {
-        const char *z = c + 2 < e ? strstr(c + 2, "*/") : NULL;
-        c = z ? z + 2 : e;
-      } else if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || *c == '_') {
-        const char *b = c;
-        while (c < e && ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || *c == '_' ||
-                         (*c >= '0' && *c <= '9')))
-          c++;
-        char tmp[128];
-        size_t n = (size_t)(c - b);
-        if (b[0] != '_' && n < sizeof tmp) { /* a reserved name is the library's own */
-          memcpy(tmp, b, n);
-          tmp[n] = '\0';
-          if (!wl_hmap_get(&s->idents, tmp))
-            wl_hmap_put(&s->idents, wl_xstrdup(tmp), (void *)1, false);
-        }
-      } else if (*c >= '0' && *c <= '9') {
-        while (c < e && ((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z') ||
-                         (*c >= 'A' && *c <= 'Z') || *c == '_' || *c == '.'))
-          c++;
-      } else {
-        c++;
-      }
-    }
+    scan_idents(s, text, len);
     free(text);
   }
 }
 
-/* Whether a section-only file may read a macro of this name. */
-static bool section_reads(wl_pch_std *s, const char *name) {
+/* Whether a section-only file may read a macro of this name (a macro with
+ * parameters when call). */
+static bool section_reads(wl_pch_std *s, const char *name, bool call) {
   if (!s->have_idents)
     load_idents(s);
-  return wl_hmap_get(&s->idents, name) || wl_hmap_get(&s->idents, "*");
+  uintptr_t use =
+      (uintptr_t)wl_hmap_get(&s->idents, name) | (uintptr_t)wl_hmap_get(&s->idents, "*");
+  return use & (call ? USE_CALL : USE_ANY);
 }
 
 typedef struct first_inc {
@@ -373,7 +643,8 @@ typedef struct check_ctx {
   wl_hmap files;       /* CXFile -> 1 + node, or (void*)-1: not a node */
   wl_hmap pos;         /* CXFile -> file_pos* of the unit's own files */
   bool defined_before; /* a configuration macro defined so far */
-  wl_vec pending;      /* char*: the other macros with a body defined so far (owned) */
+  wl_vec pending;      /* char*: the other macros with a body defined so far (owned; '(' before
+                          the name of one with parameters, else ' ') */
   first_inc *firsts;   /* first inclusions of section files by the unit's own files */
   size_t nfirsts;
   const char *why;
@@ -455,7 +726,9 @@ static bool config_name(const char *m) {
       "_POSIX_",     "_ISOC",           "_LARGEFILE",      "_FILE_OFFSET", "_TIME_BITS",
       "_REENTRANT",  "_THREAD_SAFE",    "_FORTIFY_SOURCE", "_USE_MATH_",   "_GLIBCXX",
       "__STDC_",     "NDEBUG",          "_DEBUG",          "__USE_",       "_LIBCPP_",
-      "__GLIBC",     "_ATFILE",         "_DYNAMIC_STACK",  "__NO_",        "__OPTIMIZE"};
+      "__GLIBC",     "_ATFILE",         "_DYNAMIC_STACK",  "__NO_",        "__OPTIMIZE",
+      "_CCCL",       "__CCCL",          "_LIBCUDACXX",     "__LIBCUDACXX", "_CUB_",
+      "_THRUST_"};
   for (size_t i = 0; i < sizeof pre / sizeof pre[0]; i++)
     if (strncmp(m, pre[i], strlen(pre[i])) == 0)
       return true;
@@ -492,12 +765,14 @@ static bool first_inclusion(check_ctx *c, CXCursor cur) {
     wl_buf_puts(&c->what, c->config);
     return false;
   }
-  for (size_t i = 0; i < c->pending.n; i++)
-    if (section_reads(c->s, c->pending.v[i])) {
+  for (size_t i = 0; i < c->pending.n; i++) {
+    const char *m = c->pending.v[i]; /* '(' or ' ', then the name */
+    if (section_reads(c->s, m + 1, m[0] == '(')) {
       c->why = "a macro a standard header may read defined before its first inclusion";
-      wl_buf_puts(&c->what, c->pending.v[i]);
+      wl_buf_puts(&c->what, m + 1);
       return false;
     }
+  }
   CXSourceLocation loc = clang_getCursorLocation(cur);
   if (!clang_Location_isInSystemHeader(loc)) {
     CXFile f = NULL;
@@ -516,7 +791,20 @@ static bool expansion_unreached(check_ctx *c, CXCursor cur) {
   CXCursor def = clang_getCursorReferenced(cur);
   if (clang_getCursorKind(def) == CXCursor_MacroDefinition) {
     CXSourceLocation dl = clang_getCursorLocation(def);
-    return clang_Location_isInSystemHeader(dl) && out_of_reach(c, node_of_loc(c, dl), c->seq);
+    if (!clang_Location_isInSystemHeader(dl) || !out_of_reach(c, node_of_loc(c, dl), c->seq))
+      return false;
+    /* the same definition in a file it has reached (glibc's SEEK_SET in
+     * <stdio.h>, then again in <fcntl.h>, which nvtx3 brings): the same
+     * expansion either way */
+    CXString ms = clang_getCursorSpelling(def);
+    const wl_vec *v =
+        clang_getCString(ms) ? wl_hmap_get(&c->s->bodies, clang_getCString(ms)) : NULL;
+    clang_disposeString(ms);
+    uint64_t h = v ? def_hash(c->s, def) : 0;
+    for (size_t i = 0; h && i + 1 < v->n; i += 2)
+      if ((uintptr_t)v->v[i + 1] == h && !out_of_reach(c, (uintptr_t)v->v[i] - 1, c->seq))
+        return false;
+    return true;
   }
   /* no definition record: by name */
   CXString ms = clang_getCursorSpelling(cur);
@@ -585,8 +873,12 @@ static enum CXChildVisitResult pp_visit(CXCursor cur, CXCursor parent, CXClientD
     if (!c->config)
       c->config = wl_xstrdup(m);
     c->defined_before = true;
-  } else if (m && has_body(cur, m))
-    wl_vec_push(&c->pending, wl_xstrdup(m));
+  } else if (m && (c->s->cccl || has_body(cur, m))) {
+    wl_buf pm;
+    wl_buf_init(&pm);
+    wl_buf_printf(&pm, "%c%s", clang_Cursor_isMacroFunctionLike(cur) ? '(' : ' ', m);
+    wl_vec_push(&c->pending, wl_buf_detach(&pm));
+  }
   clang_disposeString(ms);
   return c->why ? CXChildVisit_Break : CXChildVisit_Continue;
 }

@@ -20,14 +20,29 @@
  * then one #include per header). */
 const char *wl_pch_std_text(void);
 
+/* With a toolkit, for a file that includes a header of the CUDA C++ core
+ * libraries (thrust/, cub/, cuda/): lines appended to t after the standard
+ * headers' (the same section, checked the same way), each header guarded
+ * by __has_include. Thrust and cub are 100,000 lines of templates that
+ * such a file parses and instantiates (2-4 s); the precompiled header that
+ * holds them is built with their function bodies skipped
+ * (WL_PCH_SKIP_BODIES), which no analysis reads (warplint lowers only the
+ * functions of the project's own files), so that a file's calls of them
+ * instantiate declarations only (0.1-0.3 s). */
+void wl_pch_cccl_append(wl_buf *t);
+
 /* What the precompiled header `pch` (built from the main file `header`
  * whose standard-header section starts at line `first_line`) holds: which
  * of its files and macros only that section brought in, and the include
- * graph between them. NULL when the file cannot be read (then every file is
- * parsed again without it). */
+ * graph between them. cccl: the section holds wl_pch_cccl_append's headers,
+ * which test macros without a value (#ifdef THRUST_DEBUG, CUB_STDERR) that
+ * are not the standard library's configuration macros: then any macro
+ * defined before a section header's first inclusion whose name the
+ * section's files use counts, not only those with a body. NULL when the
+ * file cannot be read (then every file is parsed again without it). */
 typedef struct wl_pch_std wl_pch_std;
-wl_pch_std *wl_pch_std_load(CXIndex index, const char *pch, const char *header,
-                            unsigned first_line);
+wl_pch_std *wl_pch_std_load(CXIndex index, const char *pch, const char *header, unsigned first_line,
+                            bool cccl);
 void wl_pch_std_free(wl_pch_std *s);
 
 /* Whether a translation unit parsed with that precompiled header may mean

@@ -1,0 +1,89 @@
+#!/bin/sh
+# With a CUDA toolkit that has thrust and cub (skipped, exit 77, without
+# one): a file that includes them is parsed with them in the shared
+# precompiled header, built with their function bodies skipped
+# (analyzer/frontend/pch_std.c), and every file gets exactly the JSON of a
+# run without them (--no-std-pch): a file that includes what it uses is
+# parsed once; one that names what only a header it does not include
+# declares, or defines a macro without a value that cub reads
+# (CUB_STDERR) before including it, is parsed again; a function-like macro
+# that the libraries never call (cuda-samples' MAX) does not make it parse
+# again.
+# Usage: cccl_pch_test.sh <warplint> <source-dir>
+set -u
+WL=$1
+SRC=$2
+. "$SRC/tests/cli/lib.sh"
+export WARPLINT_CACHE_DIR="$T/cache"
+
+"$WL" --version >"$T/version" 2>&1
+if grep -q "built-in CUDA prelude" "$T/version"; then
+  echo "cccl tests: no CUDA toolkit found: skipped"
+  exit 77
+fi
+TK=$(sed -n 's/.*toolkit in \([^ ]*\).*/\1/p' "$T/version" | head -1)
+CCCL=$TK/include/cccl
+[ -d "$CCCL/thrust" ] || CCCL=$TK/include
+if [ ! -f "$CCCL/thrust/version.h" ] || [ ! -f "$CCCL/cub/cub.cuh" ]; then
+  echo "cccl tests: the toolkit in '$TK' has no thrust and cub: skipped"
+  exit 77
+fi
+
+D=$T/src
+mkdir -p "$D"
+KERNEL='__global__ void k(int *p) {
+  __shared__ int s[64];
+  int t = threadIdx.x;
+  s[t] = p[t];
+  if (t < 32) { s[t] += s[t + 16]; s[t] += s[t + 8]; }
+  p[t] = __shfl(s[t], 0);
+}
+__global__ void block_sum(const int *in, int *out) {
+  typedef cub::BlockReduce<int, 128> R;
+  __shared__ typename R::TempStorage tmp;
+  int v = R(tmp).Sum(in[threadIdx.x]);
+  if (threadIdx.x == 0) *out = __shfl_down(v, 1);
+}'
+# includes what it uses: parsed once, with them
+{ printf '#include <cstdio>\n#include <thrust/device_vector.h>\n#include <thrust/fill.h>\n#include <cub/cub.cuh>\n'
+  echo "$KERNEL"
+  printf 'int main() { thrust::device_vector<int> v(8); thrust::fill(v.begin(), v.end(), 1); printf("%%d\\n", (int)v.size()); return 0; }\n'
+} >"$D/proper.cu"
+# thrust::sequence without <thrust/sequence.h>
+{ printf '#include <thrust/device_vector.h>\n#include <cub/cub.cuh>\n'
+  echo "$KERNEL"
+  printf 'int main() { thrust::device_vector<int> v(8); thrust::sequence(v.begin(), v.end()); return 0; }\n'
+} >"$D/no_header.cu"
+# a macro without a value that cub reads, defined before it
+{ printf '#define CUB_STDERR\n#include <cub/cub.cuh>\n'
+  echo "$KERNEL"
+} >"$D/config_before.cu"
+# a function-like MAX before them (cuda-samples' helper_cuda.h)
+{ printf '#define MAX(a, b) ((a) > (b) ? (a) : (b))\n#include <thrust/device_vector.h>\n#include <cub/cub.cuh>\n'
+  echo "$KERNEL"
+  printf 'int main() { thrust::device_vector<int> v(8); return MAX((int)v.size(), 1); }\n'
+} >"$D/fn_macro.cu"
+
+for f in proper no_header config_before fn_macro; do
+  "$WL" --no-cache --no-std-pch --format=json "$D/$f.cu" >"$T/$f.off" 2>/dev/null
+  "$WL" --no-cache -v --format=json "$D/$f.cu" >"$T/$f.on" 2>"$T/$f.err"
+  same "$T/$f.off" "$T/$f.on" "$f.cu: JSON with thrust and cub in the precompiled header differs from --no-std-pch"
+  case $f in
+  proper | fn_macro) lacks "$T/$f.err" "parsed again" "$f.cu: parsed a second time" ;;
+  *) contains "$T/$f.err" "$f.cu: parsed again without the standard headers and the CUDA C++ core libraries" "$f.cu: not parsed again" ;;
+  esac
+done
+contains "$T/proper.on" '"rule": "legacy-intrinsic"' "proper.cu: findings"
+grep -q '"incomplete"' "$T/proper.on" && fail "proper.cu: analysis reported incomplete" || ok
+contains "$T/config_before.err" "CUB_STDERR" "config_before.cu: the reason names the macro"
+
+# the store holds the one built with their function bodies skipped
+grep -l '^skip-function-bodies$' "$T"/cache/pch/*/key >/dev/null 2>&1 && ok ||
+  fail "no stored precompiled header with the function bodies skipped"
+# a file that does not include them does not get it
+rm -rf "$T/cache"
+{ printf '#include <cstdio>\n'; echo "$KERNEL" | sed '/block_sum/,$d'; } >"$D/plain.cu"
+"$WL" --no-cache --format=json "$D/plain.cu" >/dev/null 2>&1
+grep -l '^skip-function-bodies$' "$T"/cache/pch/*/key >/dev/null 2>&1 &&
+  fail "a file without thrust, cub or libcu++ includes got them" || ok
+finish cccl_pch
