@@ -41,6 +41,8 @@ static void describe(const wl_rule_ctx *ctx, const wl_smem_race *r, char *out, s
   quote_access(ctx, &r->first, a, sizeof a);
   if (r->element_known)
     snprintf(elem, sizeof elem, " (element %lld)", r->element);
+  else if (r->scatter)
+    snprintf(elem, sizeof elem, " (an element a value read from memory chooses)");
   else if (r->data_index)
     snprintf(elem, sizeof elem, " (when both lanes' indexes are equal)");
   if (r->first.stmt == r->second.stmt && !r->loop_carried)

@@ -100,6 +100,8 @@ typedef struct wl_smem_race {
   bool concurrent_branches;    /* the two are in the two arms of a lane-dependent branch */
   bool data_index;             /* the element is chosen by a value read from memory: the
                                   lanes meet when their values are equal */
+  bool scatter;                /* second stores to an element a value read from memory
+                                  chooses, which may be the one first (another lane) reads */
   const wl_func *root;         /* the kernel (or uncalled device function) analyzed */
   const wl_expr *call;         /* the call in root through which it happens; NULL if in root */
 } wl_smem_race;

@@ -80,8 +80,9 @@ static const val *ptr_add_val(ctx *c, const val *p, const wl_lform *k, long long
     off = wl_lf_add(&c->lc, p->f, wl_lf_scale(&c->lc, k, sign * (long long)unit));
   val *q = (val *)smd_vptr_with(c, p, off);
   if (!k && kv && kv->data && unit == 1 && sign == 1 && p->f) {
-    q->dkey = kv; /* p[d] with d read from memory: the lock-smx_step tricks' elements */
-    q->dbase = p->f;
+    /* p[d] with d read from memory: the lock-step tricks' elements */
+    q->dkey = kv->dorig ? kv->dorig : kv;
+    q->dbase = kv->dorig ? wl_lf_add(&c->lc, p->f, kv->dshift) : p->f;
   }
   return q;
 }
@@ -626,8 +627,18 @@ static const val *arith_forms(ctx *c, int op, const val *a, const val *b, const 
   if (!fa || !fb) {
     /* a value computed from one read from memory: a new one of its own;
      * anything combined with the lane's identity: varies by lane */
-    if (a->data || b->data) /* moved by numbers, or mixed with other values */
-      return smd_vdata(c);
+    if (a->data || b->data) { /* moved by numbers, or mixed with other values */
+      val *d = (val *)smd_vdata(c);
+      /* d + k, k + d, d - k with k warp-uniform: d moved by k (val.dorig) */
+      const val *dv = a->data ? a : b;
+      const wl_lform *k = a->data ? fb : fa;
+      if (k && wl_lf_uniform(k) && dv->kind == V_UNK && (add || (sub && dv == a))) {
+        d->dorig = dv->dorig ? dv->dorig : dv;
+        const wl_lform *sk = sub ? wl_lf_scale(&c->lc, k, -1) : k;
+        d->dshift = dv->dorig ? wl_lf_add(&c->lc, dv->dshift, sk) : sk;
+      }
+      return d;
+    }
     bool la = a->vary || (fa && !wl_lf_uniform(fa)), lb = b->vary || (fb && !wl_lf_uniform(fb));
     bool mixes = op == WL_B_OR || op == WL_B_OR_ASSIGN || op == WL_B_XOR || op == WL_B_XOR_ASSIGN ||
                  op == WL_B_ADD || op == WL_B_ADD_ASSIGN || op == WL_B_SHL || op == WL_B_SHL_ASSIGN;

@@ -105,6 +105,11 @@ typedef struct val {
   /* V_PTR with f == NULL: the element is dbase + (the value dkey, data) */
   const struct val *dkey;
   const wl_lform *dbase;
+  /* V_UNK data computed as another data value plus a warp-uniform number (d
+   * + 32): that value (never itself such a sum) and the number, so that p[d
+   * + 32] is dbase + 32 + d (a part of the array of its own); NULL otherwise */
+  const struct val *dorig;
+  const wl_lform *dshift;
   /* V_UNK data read by a plain load of shared memory: the lvalue it was read
    * from (a V_PTR), and the access count just after the load (ctx.seq), so
    * that storing it back to the same element as the next access is seen as

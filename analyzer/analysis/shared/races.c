@@ -373,6 +373,42 @@ static void data_pair(ctx *c, acc *a, acc *b, bool branches) {
       }
 }
 
+/* A permutation in place (the CUDA samples' dxtc: `tmp = colors[idx];
+ * colors[xrefs[idx]] = tmp;`): lane a reads its own element p[f(a)] (known
+ * per lane, different lanes' elements differ) and b then stores a value that
+ * may differ between lanes to p[k + d], d read from memory and k the start of
+ * the lanes' elements: another lane's store may land on the element this lane
+ * has not read yet, unless nothing orders the read first. Two lanes merely
+ * storing through such elements, or a scatter to another part of the array
+ * (p[256 + d]), are not reported (data_pair). */
+static void scatter_pair(ctx *c, acc *a, acc *b, bool branches) {
+  if (branches || a->info.write || !b->info.write || !a->off || b->off || !b->dkey || !b->wvary ||
+      !b->dbase || !same_storage(a, b) || a->width > 1 || b->width > 1 || wl_lf_uniform(a->off))
+    return;
+  long long base;
+  if (!wl_lf_const_value(b->dbase, &base) || a->off->t[0].k[0] != base)
+    return;
+  if (race_known(c->sm, &a->info, &b->info))
+    return;
+  const reach *ra = lanes_of(c, a->g), *rb = lanes_of(c, b->g);
+  for (unsigned i = 1; i < a->off->n; i++)
+    for (unsigned l = 1; l < WL_LANES; l++)
+      if (a->off->t[i].k[l] != a->off->t[i].k[0])
+        return; /* the lanes' elements are not a number apart */
+  const by_value *sa = by_value_of(c, a);
+  for (unsigned i = 1; i < WL_LANES; i++)
+    if (sa->v[i] == sa->v[i - 1])
+      return; /* two lanes read one element: not each its own */
+  for (unsigned la = 0; la < WL_LANES; la++)
+    for (unsigned lb = 0; lb < WL_LANES; lb++)
+      if (la != lb && ra->lane[la] && rb->lane[lb] &&
+          lanes_meet(c, ra, la, rb, lb, NULL, NULL, 0)) {
+        add_race(c, a, b, (int)la, (int)lb, branches);
+        c->sm->races[c->sm->nraces - 1].scatter = true;
+        return;
+      }
+}
+
 /* Lanes of a and b that touch one element, where b's element is shifted by
  * `shift` (the overlap of accesses that cover several elements, acc.width):
  * records the first such race; true when one was recorded or the work
@@ -454,6 +490,10 @@ void smr_check_pair(ctx *c, acc *a, acc *b, bool branches) {
     return;
   if (!a->off && !b->off && a->dkey && b->dkey) {
     data_pair(c, a, b, branches);
+    return;
+  }
+  if (a->off && !b->off && b->dkey) {
+    scatter_pair(c, a, b, branches);
     return;
   }
   if (!a->off || !b->off || !same_storage(a, b))
