@@ -24,8 +24,10 @@
  * that uses threadIdx.y or .z, the linear id threadIdx.y * blockDim.x +
  * threadIdx.x (+ threadIdx.z * blockDim.x * blockDim.y) is 32*W + lane (the
  * hardware cuts the linear order into warps); threadIdx.x/y/z alone are
- * unknown lane-dependent values there. A device function no function of the
- * file calls is analyzed under the legacy convention its body states: an
+ * unknown lane-dependent values there (a bounds test of one against a
+ * host-chosen number lets every lane through for a bound large enough). A
+ * device function no function of the file calls is analyzed under the
+ * legacy convention its body states: an
  * integer parameter used as an index alone and moved (p[i], p[i + k]) is the
  * thread's index with whole warps calling; pointer parameters indexed in the
  * body and references to structs are memory of unknown space

@@ -298,8 +298,11 @@ static const val *builtin_member(ctx *c, const wl_expr *e) {
   if (lv)
     return lv;
   if (tid) {
-    if (c->multi_dim) /* a warp may span rows: x and y both vary in it (see poly) */
-      return with_poly(c, smd_vunk(false), poly_single(c, d == 'x' ? PX : d == 'y' ? PY : PZ));
+    if (c->multi_dim) { /* a warp may span rows: x and y both vary in it (see poly) */
+      val *t = smd_new_val(c, V_UNK);
+      t->tpos = true;
+      return with_poly(c, t, poly_single(c, d == 'x' ? PX : d == 'y' ? PY : PZ));
+    }
     if (d == 'x')
       return smd_vint(c, smd_thread_x(c), false);
     return smd_vint(c, smd_sym_form(c, d == 'y' ? "%tid.y" : "%tid.z", 0, d == 'y' ? 1023 : 63),
@@ -586,14 +589,29 @@ static const wl_lform *wrap_u32(ctx *c, const wl_lform *f, const wl_expr *e) {
 /* a op b for arithmetic ops (op: the plain or compound-assignment operator) */
 static const val *arith_forms(ctx *c, int op, const val *a, const val *b, const wl_expr *e);
 
+/* a + b, a - b, a * b of a thread's position and warp-uniform numbers (val.tpos) */
+static const val *thread_position(ctx *c, int op, const val *a, const val *b, const val *r) {
+  bool add = op == WL_B_ADD || op == WL_B_ADD_ASSIGN, sub = op == WL_B_SUB || op == WL_B_SUB_ASSIGN;
+  bool mul = op == WL_B_MUL || op == WL_B_MUL_ASSIGN;
+  if (!(add || sub || mul) || r->kind != V_UNK || r->uni || !(a->tpos || b->tpos))
+    return r;
+  const val *o = a->tpos ? b : a;
+  if (!o->tpos && !(o->kind == V_INT && smd_val_uniform(o)))
+    return r;
+  val *t = smd_new_val(c, V_UNK);
+  *t = *r;
+  t->tpos = true;
+  return t;
+}
+
 static const val *arith(ctx *c, int op, const val *a, const val *b, const wl_expr *e) {
   const poly *p = c->multi_dim ? poly_arith(c, op, a, b) : NULL;
   if (!p)
-    return arith_forms(c, op, a, b, e);
+    return thread_position(c, op, a, b, arith_forms(c, op, a, b, e));
   long long k;
   if (poly_is_rank(p, &k))
     return smd_vint(c, wl_lf_add(&c->lc, smd_thread_x(c), wl_lf_const(&c->lc, k)), false);
-  return with_poly(c, arith_forms(c, op, a, b, e), p);
+  return with_poly(c, thread_position(c, op, a, b, arith_forms(c, op, a, b, e)), p);
 }
 
 /* BLOCK_SIZE * blockIdx.x with BLOCK_SIZE a template or kernel argument
@@ -692,8 +710,33 @@ static const val *arith_forms(ctx *c, int op, const val *a, const val *b, const 
   return smd_vint(c, r, uni);
 }
 
+/* A thread's position v (val.tpos) as a lane form: a number of each lane,
+ * not known, the same wherever v flows (its symbols are keyed by v). */
+static const wl_lform *position_form(ctx *c, const val *v) {
+  const wl_lform *f = wl_lf_const(&c->lc, 0);
+  for (unsigned l = 0; l < WL_LANES && f; l++) {
+    char name[16];
+    snprintf(name, sizeof name, "%%tpos%u", l);
+    long long k[WL_LANES] = {0};
+    k[l] = 1;
+    const wl_lform *s = wl_lf_sym(&c->lc, wl_sym_named(&c->lc, v, name, -WL_INF, WL_INF), 1);
+    f = wl_lf_add(&c->lc, f, wl_lf_mul(&c->lc, s, wl_lf_lanes(&c->lc, k)));
+  }
+  return f;
+}
+
 const val *sme_compare(ctx *c, int op, const val *a, const val *b) {
   const wl_lform *fa = smd_int_form(a), *fb = smd_int_form(b);
+  /* a bounds test of a thread's position in a 2-D or 3-D block against a
+   * host-chosen number (kaldi's `if (j >= dim_N.cols) return;` with j =
+   * blockIdx.x * blockDim.x + threadIdx.x): each lane's position is a number
+   * of its own, so that the lanes that stay are those whose position is
+   * below the bound, every lane for a bound large enough (as for
+   * threadIdx.x in a 1-D block), instead of a condition not known per lane */
+  if (!fa && fb && a->tpos && wl_lf_uniform(fb) && wl_lf_has_param(&c->lc, fb))
+    fa = position_form(c, a);
+  else if (!fb && fa && b->tpos && wl_lf_uniform(fa) && wl_lf_has_param(&c->lc, fa))
+    fb = position_form(c, b);
   if (!fa || !fb) {
     bool uni = smd_val_uniform(a) && smd_val_uniform(b);
     return smd_vcond(c, smd_cond_unk(uni));

@@ -110,6 +110,13 @@ typedef struct val {
    * + 32] is dbase + 32 + d (a part of the array of its own); NULL otherwise */
   const struct val *dorig;
   const wl_lform *dshift;
+  /* V_UNK, not uniform, in a kernel with 2-D or 3-D blocks: threadIdx.x, .y
+   * or .z, plus or times warp-uniform numbers (a thread's position, such as
+   * blockIdx.x * blockDim.x + threadIdx.x): not a lane form, but a value of
+   * each lane, so that a bounds test of it against a host-chosen number
+   * (`if (j >= n) return;`) lets every lane through for n large enough
+   * (sme_compare) */
+  bool tpos;
   /* V_UNK data read by a plain load of shared memory: the lvalue it was read
    * from (a V_PTR), and the access count just after the load (ctx.seq), so
    * that storing it back to the same element as the next access is seen as
