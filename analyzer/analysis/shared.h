@@ -30,8 +30,11 @@
  * legacy convention its body states: an
  * integer parameter used as an index alone and moved (p[i], p[i + k]) is the
  * thread's index with whole warps calling; pointer parameters indexed in the
- * body and references to structs are memory of unknown space
- * (WL_MEM_UNKNOWN). A function template is analyzed once per instantiation
+ * body, references to structs and the pointer members of structs passed by
+ * value are memory of unknown space (WL_MEM_UNKNOWN), whose elements that
+ * are the same in every lane are compared only as a broadcast (a store by
+ * part of the warp, chosen by the lane, and a read) or with elements the
+ * lane chooses. A function template is analyzed once per instantiation
  * seen in the file (explicit ones, launches and calls), else with its
  * non-type parameters as host-chosen numbers; x / T for a host-chosen T (a
  * lane's group) is taken as warp-uniform. A call whose body is not visible

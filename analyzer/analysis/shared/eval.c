@@ -445,6 +445,33 @@ static addr local_elem(ctx *c, const wl_var *arr, const wl_expr *e, const val *i
   return a;
 }
 
+/* rd.warpscan[1][0] with rd a struct passed by value to a device function
+ * that no function of the file calls (b40c's `RakingDetails raking_details`
+ * of CooperativeTileScan::ScanTileWithEnqueue): the member is a pointer its
+ * caller filled, to memory of unknown space as the function's own pointer
+ * parameters are (smd_param_storage), each member a storage of its own;
+ * NULL for anything else. */
+static const val *member_storage(ctx *c, state *st, const wl_expr *m) {
+  if (!m || m->kind != WL_E_MEMBER || m->arrow || m->nargs != 1 || !m->name ||
+      (m->type & (WL_T_INTEGER | WL_T_FLOATING)) || (c->root->flags & WL_F_GLOBAL) ||
+      c->root_params_uniform)
+    return NULL;
+  const wl_expr *b = wl_expr_strip(m->args[0]);
+  const wl_var *v = b && b->kind == WL_E_REF ? b->var : NULL;
+  if (!v || !(v->flags & WL_V_PARAM) || smd_st_lookup(st, v) ||
+      (v->type & (WL_T_INTEGER | WL_T_FLOATING | WL_T_POINTER | WL_T_REFERENCE | WL_T_ARRAY)))
+    return NULL;
+  bool root_param = false;
+  for (unsigned i = 0; i < c->root->nparams && !root_param; i++)
+    root_param = c->root->params[i] == v;
+  if (!root_param)
+    return NULL;
+  val *p = (val *)smd_param_storage(c, v);
+  p->tag = join_field(c, v->name, m->name);
+  p->vol = (m->type & WL_T_VOLATILE) != 0;
+  return p;
+}
+
 addr sme_eval_addr(ctx *c, state *st, const wl_expr *e) {
   addr none = {A_NONE, NULL, NULL, false};
   if (!e)
@@ -498,9 +525,33 @@ addr sme_eval_addr(ctx *c, state *st, const wl_expr *e) {
        * known; indexed in shared memory, it is an array of elements counted
        * one by one */
       addr b = sme_eval_addr(c, st, sb);
-      p = b.kind == A_SHARED ? (b.p->nshape ? decay(c, b.p) : b.p) : sme_eval(c, st, base);
+      p = b.kind == A_SHARED ? (b.p->nshape ? decay(c, b.p) : b.p) : member_storage(c, st, sb);
+      if (!p)
+        p = sme_eval(c, st, base);
+    } else if (sb && sb->kind == WL_E_INDEX && (sb->type & WL_T_DEPENDENT) &&
+               !(sb->type & WL_T_POINTER) && sb->nargs == 2 && sb->args[1] &&
+               (sb->args[1]->has_ival || wl_expr_strip(sb->args[1])->kind == WL_E_REF)) {
+      /* a[1][j] on memory whose type depends on the template's parameters
+       * (b40c's warpscan[1][tid] through a RakingDetails member): a row of
+       * an extent not known, the row index times a host-chosen number */
+      addr r = sme_eval_addr(c, st, sb);
+      const wl_lform *ri = smd_int_form(sme_eval(c, st, sb->args[1]));
+      p = NULL;
+      if (r.kind == A_SHARED && !r.p->nshape && r.p->f && ri) {
+        const wl_lform *ext = smd_param_form(c, r.p->root, join_field(c, "%row-extent", r.p->tag),
+                                             1, WL_INF);
+        const wl_lform *f = wl_lf_add(&c->lc, wl_lf_sub(&c->lc, r.p->f, ri),
+                                      wl_lf_mul(&c->lc, ri, ext));
+        p = f ? smd_vptr_with(c, r.p, f) : NULL;
+      }
+      if (!p)
+        p = sme_eval(c, st, base);
     } else {
       p = sme_eval(c, st, base);
+      if (p->kind != V_PTR) {
+        const val *m = member_storage(c, st, sb);
+        p = m ? m : p;
+      }
     }
     const val *i = sme_eval(c, st, idx);
     if (p && p->kind == V_UNK && !(base->type & WL_T_ARRAY))

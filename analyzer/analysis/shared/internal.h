@@ -158,6 +158,9 @@ typedef struct acc {
   const wl_lform *off;     /* element, NULL when unknown */
   unsigned width;          /* elements covered from off on (val.width), at least 1 */
   const wl_lform *wval;    /* value stored (writes), NULL when unknown */
+  /* memory of unknown space at an element that is the same in every lane
+   * (val[0]): as likely each thread's own as shared (smr_check_pair) */
+  bool maybe_own;
   /* writes of a value read from the same storage by the lane's access just
    * before (s[t] = s[0]): the element it was read from, NULL otherwise; where
    * it is the element written, the lane stores back what is there (races.c,

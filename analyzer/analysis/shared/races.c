@@ -485,6 +485,30 @@ static bool meet_at(ctx *c, acc *a, acc *b, long long shift, const reach *ra, co
   return false;
 }
 
+/* Memory of unknown space at an element that is the same in every lane
+ * (val[0], val[1]) is as likely each thread's own array as shared: two such
+ * accesses are compared only when one is a store that part of the warp,
+ * chosen by the lane, makes (`if (threadIdx.x == 0) p[1][0] = v;`) and the
+ * other a read: a broadcast, which would make no sense in memory of a
+ * thread's own. With an access at an element the lane chooses (p[tid]) the
+ * memory is shared between the lanes, and the pair is compared as any. */
+static bool broadcast_pair(ctx *c, const acc *a, const acc *b) {
+  if (a->info.write == b->info.write)
+    return false;
+  const acc *w = a->info.write ? a : b;
+  if (w->g && w->g->unk)
+    return false;
+  const reach *r = lanes_of(c, w->g);
+  bool out = false, in = false;
+  for (unsigned l = 0; l < WL_LANES; l++) {
+    if (r->lane[l])
+      in = true;
+    else
+      out = true;
+  }
+  return in && out;
+}
+
 void smr_check_pair(ctx *c, acc *a, acc *b, bool branches) {
   if (!a->info.write && !b->info.write)
     return;
@@ -497,6 +521,8 @@ void smr_check_pair(ctx *c, acc *a, acc *b, bool branches) {
     return;
   }
   if (!a->off || !b->off || !same_storage(a, b))
+    return;
+  if (a->maybe_own && b->maybe_own && !broadcast_pair(c, a, b))
     return;
   if (a->g && a->g->unk && b->g && b->g->unk)
     return;
@@ -565,10 +591,8 @@ void smr_record_access(ctx *c, state *st, const wl_expr *e, const val *p, bool w
                        const val *stored) {
   if (!c->record || !st->live)
     return;
-  /* memory of unknown space at an element that is the same in every lane
-   * (val[0], val[1]): as likely each thread's own array as shared; only
-   * elements chosen by the lane make it shared between the lanes */
-  if (p->space == WL_MEM_UNKNOWN && (p->f ? wl_lf_uniform(p->f) : !p->dkey))
+  /* memory of unknown space at an element not known: not compared */
+  if (p->space == WL_MEM_UNKNOWN && !p->f && !p->dkey)
     return;
   acc *a = wl_arena_alloc(&c->ar, sizeof *a);
   a->info.expr = e;
@@ -587,6 +611,7 @@ void smr_record_access(ctx *c, state *st, const wl_expr *e, const val *p, bool w
   a->off = p->f;
   a->width = p->width > 1 ? p->width : 1;
   a->wval = write && stored ? smd_int_form(stored) : NULL;
+  a->maybe_own = p->space == WL_MEM_UNKNOWN && p->f && wl_lf_uniform(p->f);
   /* the value the lane's previous access read: nothing of the lane came between */
   const val *src =
       write && stored && stored->kind == V_UNK && stored->from_seq == c->seq ? stored->from : NULL;
