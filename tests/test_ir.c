@@ -333,6 +333,51 @@ START_TEST(test_template_instantiations) {
 }
 END_TEST
 
+/* A call naming a function template's arguments keeps each argument's
+ * expression in order, types left out (NULL), in a template as outside one,
+ * whatever the types in between (`int` has no cursor of its own). */
+START_TEST(test_call_template_arguments) {
+  wl_tu *tu = parse_src("#define LOG 5\n"
+                        "template <class T, class U, bool B, unsigned L>\n"
+                        "__device__ void f(T v) {}\n"
+                        "template <class T, class U> __device__ void g(T v) {\n"
+                        "  f<T, U, false, LOG>(v);\n"
+                        "  f<int, U, true, (LOG + 2) * 3>(1);\n"
+                        "}\n"
+                        "template <int P> struct It {\n"
+                        "  template <int Q> static __device__ int k(int x) { return x + Q; }\n"
+                        "};\n"
+                        "__device__ void h() {\n"
+                        "  f<int, float, false, 4>(1); f(2); It<3>::k<5>(4);\n"
+                        "}\n");
+  const wl_func *g = func(tu, "g"), *h = func(tu, "h");
+  const wl_expr *c0 = nth_expr(g, WL_E_CALL, "f", 0), *c1 = nth_expr(g, WL_E_CALL, "f", 1);
+  const wl_expr *c2 = nth_expr(h, WL_E_CALL, "f", 0), *c3 = nth_expr(h, WL_E_CALL, "f", 1);
+  ck_assert_ptr_nonnull(c0);
+  ck_assert_uint_eq(c0->ntargs, 4);
+  ck_assert_ptr_null(c0->targs[0]);
+  ck_assert_ptr_null(c0->targs[1]);
+  ck_assert_ptr_nonnull(c0->targs[2]);
+  ck_assert_ptr_nonnull(c0->targs[3]);
+  ck_assert(c0->targs[3]->has_ival && c0->targs[3]->ival == 5);
+  ck_assert_ptr_nonnull(c1);
+  ck_assert_uint_eq(c1->ntargs, 4);
+  ck_assert_ptr_null(c1->targs[0]);
+  ck_assert_ptr_nonnull(c1->targs[2]);
+  ck_assert_ptr_nonnull(c1->targs[3]); /* (LOG + 2) * 3, evaluated by the analysis */
+  ck_assert_ptr_nonnull(c2);
+  ck_assert_uint_eq(c2->ntargs, 4);
+  ck_assert(c2->targs[3] && c2->targs[3]->has_ival && c2->targs[3]->ival == 4);
+  ck_assert_ptr_nonnull(c3);
+  ck_assert_uint_eq(c3->ntargs, 0);
+  const wl_expr *c4 = nth_expr(h, WL_E_CALL, "k", 0); /* the method's, not the class's */
+  ck_assert_ptr_nonnull(c4);
+  ck_assert_uint_le(c4->ntargs, 1);
+  ck_assert(!c4->ntargs || (c4->targs[0] && c4->targs[0]->ival == 5));
+  wl_tu_free(tu);
+}
+END_TEST
+
 /* A call of a member of a class template specialization names the
  * instantiation clang made, whose body has the template's arguments as
  * numbers; the template's own member is marked as its pattern. A parameter
@@ -661,6 +706,7 @@ Suite *wl_suite_ir(void) {
   tcase_add_test(tc, test_half_prelude);
   tcase_add_test(tc, test_host_min_max_math);
   tcase_add_test(tc, test_batches);
+  tcase_add_test(tc, test_call_template_arguments);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -140,6 +140,11 @@ struct wl_expr {
   /* CALL of a function template's specialization: the specialization's own
    * USR, which spells the template arguments (blockReduce<#@F@warpReduceSum#f#>) */
   const char *callee_spec_usr;
+  /* CALL naming template arguments (`warpSegScan<T, traits, false, 5>(...)`,
+   * in a template too): each argument's expression in order, NULL for a
+   * type or one not lowered; not among args (visitors do not walk them) */
+  wl_expr **targs;
+  unsigned ntargs;
   wl_loc callee_decl;     /* where the callee is declared */
   bool callee_in_prelude; /* declared by warplint's CUDA prelude or a toolkit header */
   bool callee_is_method;  /* member call (obj.f()) */

@@ -636,6 +636,91 @@ static void fill_callee(lower_ctx *L, wl_expr *e, CXCursor ref) {
     e->name = lower_take(L, clang_getCursorSpelling(key));
 }
 
+/* The expressions a call's callee names as template arguments, in order
+ * (NULL for a type): the arguments are told apart by the tokens between the
+ * name's `<` and its `>`, and each is the callee's child expression that
+ * lies in its tokens (libclang visits the non-type arguments as children, but
+ * not types such as `int`, so the children alone do not give the order). */
+static void lower_targs(lower_ctx *L, wl_expr *e, CXCursor callee) {
+  CXToken *toks = NULL;
+  unsigned nt = 0;
+  clang_tokenize(L->ctu, clang_getCursorExtent(callee), &toks, &nt);
+  unsigned open = nt; /* the `<` right after the name (after its qualifiers) */
+  for (unsigned i = 1; i < nt && open == nt; i++) {
+    if (clang_getTokenKind(toks[i]) != CXToken_Punctuation)
+      continue;
+    CXString sp = clang_getTokenSpelling(L->ctu, toks[i]);
+    const char *t = clang_getCString(sp);
+    bool lt = !strcmp(t, "<"), stop = strcmp(t, "::") != 0 && !lt;
+    clang_disposeString(sp);
+    if (lt && clang_getTokenKind(toks[i - 1]) == CXToken_Identifier)
+      open = i;
+    else if (stop || lt)
+      break;
+  }
+  unsigned starts[16], ends[16], na = 0;
+  bool closed = false;
+  if (open < nt) {
+    bool lt = true;
+    int depth = 0;
+    unsigned from = open + 1;
+    for (unsigned i = open + 1; lt && i < nt && !closed && na < 16; i++) {
+      if (clang_getTokenKind(toks[i]) != CXToken_Punctuation)
+        continue;
+      CXString ts = clang_getTokenSpelling(L->ctu, toks[i]);
+      const char *t = clang_getCString(ts);
+      bool close_arg = false;
+      if (!strcmp(t, "<") || !strcmp(t, "(") || !strcmp(t, "["))
+        depth++;
+      else if (!strcmp(t, ")") || !strcmp(t, "]"))
+        depth--;
+      else if (!strcmp(t, ">") || !strcmp(t, ">>"))
+        depth -= t[1] ? 2 : 1;
+      else if (!strcmp(t, ",") && depth == 0)
+        close_arg = true;
+      clang_disposeString(ts);
+      if (depth < 0) {
+        closed = true;
+        close_arg = true;
+        if (i + 1 < nt) { /* Iterate<P / 2>::Invoke: a class's arguments, not the function's */
+          CXString ns = clang_getTokenSpelling(L->ctu, toks[i + 1]);
+          closed = strcmp(clang_getCString(ns), "::") != 0;
+          clang_disposeString(ns);
+        }
+      }
+      if (close_arg) {
+        clang_getExpansionLocation(clang_getRangeStart(clang_getTokenExtent(L->ctu, toks[from])),
+                                   NULL, NULL, NULL, &starts[na]);
+        clang_getExpansionLocation(clang_getRangeEnd(clang_getTokenExtent(L->ctu, toks[i - 1])),
+                                   NULL, NULL, NULL, &ends[na]);
+        na++;
+        from = i + 1;
+        if (from >= nt)
+          break;
+      }
+    }
+  }
+  if (toks)
+    clang_disposeTokens(L->ctu, toks, nt);
+  if (!closed || !na)
+    return;
+  e->targs = wl_arena_alloc(A(L), na * sizeof *e->targs);
+  memset(e->targs, 0, na * sizeof *e->targs);
+  e->ntargs = na;
+  kids k = children(callee);
+  for (unsigned i = 0; i < k.n; i++) {
+    if (!is_expr_kind(clang_getCursorKind(k.v[i])))
+      continue;
+    unsigned off = 0;
+    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(k.v[i])), NULL, NULL,
+                               NULL, &off);
+    for (unsigned a = 0; a < na; a++)
+      if (off >= starts[a] && off < ends[a] && !e->targs[a])
+        e->targs[a] = lower_expr(L, k.v[i]);
+  }
+  free(k.v);
+}
+
 static wl_expr *lower_call(lower_ctx *L, CXCursor c) {
   wl_expr *e = new_expr(L, c, WL_E_CALL);
   e->name = lower_take(L, clang_getCursorSpelling(c));
@@ -708,6 +793,15 @@ static wl_expr *lower_call(lower_ctx *L, CXCursor c) {
     }
     if (is_expr_kind(clang_getCursorKind(callee)))
       e->callee_expr = lower_expr(L, callee);
+    if (clang_getCursorKind(callee) == CXCursor_DeclRefExpr) {
+      /* only a template's call is tokenized */
+      CXCursor ref = clang_getCursorReferenced(callee);
+      enum CXCursorKind rk = clang_getCursorKind(ref);
+      if (rk == CXCursor_OverloadedDeclRef || rk == CXCursor_FunctionTemplate ||
+          (rk == CXCursor_FunctionDecl &&
+           !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(ref))))
+        lower_targs(L, e, callee);
+    }
   }
   /* a kernel launch: the configuration call that clang keeps as a child
    * between the callee and the arguments */

@@ -20,10 +20,10 @@ const char *smd_intern(ctx *c, const char *s) {
 
 static const val VAL_UNK = {.kind = V_UNK, .uni = false};
 static const val VAL_UNK_UNI = {.kind = V_UNK, .uni = true};
-static const cond COND_TRUE = {C_TRUE, WL_C_EQ, NULL, NULL, NULL, true};
-static const cond COND_FALSE = {C_FALSE, WL_C_EQ, NULL, NULL, NULL, true};
-static const cond COND_UNK = {C_UNK, WL_C_EQ, NULL, NULL, NULL, false};
-static const cond COND_UNK_UNI = {C_UNK, WL_C_EQ, NULL, NULL, NULL, true};
+static const cond COND_TRUE = {C_TRUE, WL_C_EQ, NULL, NULL, NULL, true, 0};
+static const cond COND_FALSE = {C_FALSE, WL_C_EQ, NULL, NULL, NULL, true, 0};
+static const cond COND_UNK = {C_UNK, WL_C_EQ, NULL, NULL, NULL, false, 0};
+static const cond COND_UNK_UNI = {C_UNK, WL_C_EQ, NULL, NULL, NULL, true, 0};
 
 val *smd_new_val(ctx *c, vkind k) {
   val *v = wl_arena_alloc(&c->ar, sizeof *v);
@@ -128,6 +128,7 @@ static const cond *mk_cond(ctx *c, ckind k, wl_cop op, const wl_lform *f, const 
   n->a = a;
   n->b = b;
   n->uni = k == C_CMP ? wl_lf_uniform(f) : (a && b ? a->uni && b->uni : false);
+  n->bsym = 0;
   return n;
 }
 
@@ -182,6 +183,20 @@ const cond *smd_cond_cmp(ctx *c, const wl_lform *f, wl_cop op) {
   if (!f)
     return &COND_UNK;
   return cond_simplify(c, mk_cond(c, C_CMP, op, f, NULL, NULL));
+}
+
+/* The condition of an `if` that is the same in every lane but not known
+ * (cudpp's `if (traits::isBackward())`): a fresh symbol b in [0, 1], the
+ * then-arm taken where b == 1, so that the accesses of each arm keep their
+ * arm's condition and the values the arms leave are joined as one form of b
+ * (smd_join_vals) instead of being lost. */
+const cond *smd_cond_branch(ctx *c) {
+  unsigned id = wl_sym_fresh(&c->lc, "%branch", 0, 1);
+  const wl_lform *f = wl_lf_sub(&c->lc, wl_lf_sym(&c->lc, id, 1), wl_lf_const(&c->lc, 1));
+  cond *k = (cond *)mk_cond(c, C_CMP, WL_C_EQ, f, NULL, NULL);
+  k->uni = true;
+  k->bsym = id;
+  return k;
 }
 
 const cond *smd_cond_and(ctx *c, const cond *a, const cond *b) {
@@ -502,6 +517,24 @@ const val *smd_join_vals(ctx *c, const val *a, const val *b, const cond *k) {
   bool take[WL_LANES];
   bool lanes = k && smd_cond_lanes(k, take);
   bool uni_split = k && k->uni;
+  if (k && k->bsym && !lanes) {
+    /* the arms of an if on an unknown warp-uniform condition: b's value plus
+     * (a's - b's) times the branch's symbol, when either differs by lane */
+    const wl_lform *bs = wl_lf_sym(&c->lc, k->bsym, 1), *f = NULL;
+    const wl_lform *fa = a->kind == V_PTR ? a->f : smd_int_form(a);
+    const wl_lform *fb = b->kind == V_PTR ? b->f : smd_int_form(b);
+    bool ptrs = a->kind == V_PTR && b->kind == V_PTR && same_storage_val(a, b);
+    if (fa && fb && !(wl_lf_uniform(fa) && wl_lf_uniform(fb)) &&
+        (ptrs || (a->kind != V_PTR && b->kind != V_PTR)))
+      f = wl_lf_add(&c->lc, fb, wl_lf_mul(&c->lc, wl_lf_sub(&c->lc, fa, fb), bs));
+    if (f && ptrs) {
+      val *v = (val *)smd_vptr_with(c, a, f);
+      v->vol = a->vol || b->vol;
+      return v;
+    }
+    if (f)
+      return smd_vint(c, f, false);
+  }
   if (a->kind == V_PTR && b->kind == V_PTR && same_storage_val(a, b)) {
     const wl_lform *f = NULL;
     if (lanes)

@@ -1017,6 +1017,19 @@ static const val *inline_call(ctx *c, state *st, const wl_expr *e, const wl_func
     set_local(c, st, outs[i], smd_vunk(false));
   if (recursive || c->nfns > MAX_CALL_DEPTH || !st->live)
     return smd_vunk(false);
+  /* the template arguments the call names, evaluated by the caller (a
+   * template's own parameter, LOG_WARP_SIZE, a number) */
+  const wl_lform **tvals = NULL;
+  for (unsigned i = 0; i < e->ntargs && i < f->ntparams; i++) {
+    const wl_lform *tf = e->targs[i] ? smd_int_form(sme_eval(c, st, e->targs[i])) : NULL;
+    if (!tf || !wl_lf_uniform(tf))
+      continue;
+    if (!tvals) {
+      tvals = wl_arena_alloc(&c->ar, f->ntparams * sizeof *tvals);
+      memset(tvals, 0, f->ntparams * sizeof *tvals);
+    }
+    tvals[i] = tf;
+  }
   state cs;
   smd_st_init(&cs);
   cs.live = true;
@@ -1036,6 +1049,7 @@ static const val *inline_call(ctx *c, state *st, const wl_expr *e, const wl_func
   fr.f = f;
   fr.call = e;
   fr.thisv = this_of(c, st, e, f);
+  fr.tvals = tvals;
   const wl_func *saved_fn = c->fn;
   const wl_stmt *saved_stmt = c->stmt;
   const wl_expr *saved_call = c->root_call;
@@ -1596,7 +1610,12 @@ const val *sme_eval(ctx *c, state *st, const wl_expr *e) {
     const wl_var *v = e->var;
     if (!v) {
       if (smd_is_int_type(e->type) && e->name && (e->type & WL_T_DEPENDENT)) {
-        /* a non-type template parameter: the instantiation's number, or host-chosen */
+        /* a non-type template parameter: the number the call names, the
+         * instantiation's, or host-chosen */
+        const fnframe *fr = c->nfns ? c->fns[c->nfns - 1] : NULL;
+        for (unsigned i = 0; fr && fr->tvals && fr->f == c->fn && i < c->fn->ntparams; i++)
+          if (fr->tvals[i] && strcmp(c->fn->tparams[i], e->name) == 0)
+            return smd_vint(c, fr->tvals[i], true);
         for (unsigned i = 0; c->tinst && c->fn == c->root && i < c->root->ntparams; i++)
           if (c->tinst->known[i] && strcmp(c->root->tparams[i], e->name) == 0)
             return smd_vint(c, wl_lf_const(&c->lc, c->tinst->vals[i]), true);

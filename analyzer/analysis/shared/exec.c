@@ -90,7 +90,7 @@ static void exec_branches(ctx *c, state *st, const cond *k, const wl_stmt *then_
   smd_st_copy(&f, st);
   t.g = smd_guard_push(c, st->g, k);
   f.g = smd_guard_push(c, st->g, smd_cond_not(c, k));
-  if (k->uni && k->kind != C_UNK) {
+  if (k->uni && k->kind != C_UNK && !k->bsym) { /* nothing contradicts a fresh symbol */
     drop_contradicted(c, &t, k);
     drop_contradicted(c, &f, smd_cond_not(c, k));
   }
@@ -759,6 +759,8 @@ void smx_exec_stmt(ctx *c, state *st, const wl_stmt *s) {
       smx_exec_stmt(c, st, s->init);
     c->stmt = s;
     const cond *k = smd_cond_of(c, sme_eval(c, st, s->expr));
+    if (k->kind == C_UNK && k->uni)
+      k = smd_cond_branch(c);
     exec_branches(c, st, k, s->then_s, s->else_s);
     break;
   }

@@ -69,6 +69,10 @@ struct cond {
   const wl_lform *f;
   const cond *a, *b;
   bool uni; /* the same truth in every lane */
+  /* nonzero: made by smd_cond_branch, `bsym == 1` with bsym a fresh 0/1
+   * symbol standing for an `if` whose condition is the same in every lane
+   * but not known; the join of its arms keeps both values (smd_join_vals) */
+  unsigned bsym;
 };
 
 typedef struct val {
@@ -210,6 +214,10 @@ typedef struct fnframe {
   /* a method's object when it is memory not analyzed: a warp-uniform unknown
    * when every lane calls it on the same object; NULL when not known */
   const val *thisv;
+  /* f's non-type template parameters the call names (warpSegScan<T, traits,
+   * false, 5>(...)), evaluated by the caller: [f->ntparams], NULL where not
+   * named or not a warp-uniform number; NULL when none */
+  const wl_lform **tvals;
 } fnframe;
 
 typedef struct ctx {
@@ -275,6 +283,7 @@ unsigned long long smd_shape_prod(const unsigned *s, unsigned n);
 bool smd_cond_lanes(const cond *k, bool out[WL_LANES]);
 int smd_cond_definite(const cond *k);
 const cond *smd_cond_cmp(ctx *c, const wl_lform *f, wl_cop op);
+const cond *smd_cond_branch(ctx *c);
 const cond *smd_cond_and(ctx *c, const cond *a, const cond *b);
 const cond *smd_cond_or(ctx *c, const cond *a, const cond *b);
 const cond *smd_cond_not(ctx *c, const cond *k);
