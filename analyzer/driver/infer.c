@@ -77,6 +77,16 @@ char *wl_project_tree(const char *dir) {
   return d;
 }
 
+char *wl_project_checkout(const char *dir) {
+  char *d = wl_xstrdup(dir);
+  while (!is_checkout(d))
+    if (!to_parent(d)) {
+      free(d);
+      return NULL;
+    }
+  return d;
+}
+
 char *wl_project_top(const char *project) {
   char *d = wl_xstrdup(project);
   if (is_checkout(d))

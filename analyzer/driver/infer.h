@@ -24,6 +24,9 @@ char *wl_project_tree(const char *dir);
  * one too (tests/CMakeLists.txt is part of the project of the CMakeLists.txt
  * above it), up to a .git or .warplint; else the tree itself. */
 char *wl_project_top(const char *project);
+/* The checkout a canonical directory is in: its nearest ancestor (itself
+ * included) holding .git or .warplint; NULL when there is none. */
+char *wl_project_checkout(const char *dir);
 
 /* The include directory that makes `#include "name"` resolve to the only file
  * under the canonical directory root whose path ends with name ("../" at the

@@ -600,26 +600,35 @@ static void record_inference(job *j, const char *tree, const char *name, const c
  * its chain of build files (moderngpu's tests/CMakeLists.txt: <moderngpu/...>
  * is under src/ beside tests/), then the directory analyzed when it holds the
  * tree (`warplint src` on a checkout of part of kaldi, whose only build file
- * is src/cudamatrix/Makefile: "cudamatrix/cu-common.h" is src's). The first
- * place with a match decides (several matches: nothing inferred). */
+ * is src/cudamatrix/Makefile: "cudamatrix/cu-common.h" is src's), then the
+ * checkout (the nearest .git or .warplint above: ggml's src/ggml-cuda has a
+ * CMakeLists.txt, and "ggml.h" is in include/ at the top; when src/ has no
+ * build file of its own, the chain stops at src/ggml-cuda). The first place
+ * with a match decides (several matches: nothing inferred). */
 char *wl_inputs_infer_include(const char *name, bool angled, const char *includer, void *ud) {
   job *j = ud;
   run_ctx *rc = j->rc;
   char *canon = wl_canonical_path(includer);
   char *dir = dir_of(canon);
-  char *where[3] = {wl_project_tree(dir), NULL, NULL};
+  char *where[4] = {wl_project_tree(dir), NULL, NULL, NULL};
   if (!where[0])
     where[0] = wl_xstrdup(j->root ? j->root : dir);
   else {
     where[1] = wl_project_top(where[0]);
     if (j->root && under_dir(where[1], j->root) && strcmp(where[1], j->root) != 0)
       where[2] = wl_xstrdup(j->root); /* it holds the whole chain, and more */
+    where[3] = wl_project_checkout(where[1]);
   }
   bool ambiguous = false;
   char *found = NULL;
   const char *last = where[0];
-  for (int i = 0; i < 3 && !found && !ambiguous; i++) {
-    if (!where[i] || (i > 0 && strcmp(where[i], last) == 0))
+  for (int i = 0; i < 4 && !found && !ambiguous; i++) {
+    if (!where[i])
+      continue;
+    bool seen = false; /* searched already (the checkout is often the tree) */
+    for (int k = 0; k < i && !seen; k++)
+      seen = where[k] && strcmp(where[k], where[i]) == 0;
+    if (seen)
       continue;
     last = where[i];
     found = wl_infer_include(rc->infer, where[i], name, &ambiguous);
@@ -630,7 +639,7 @@ char *wl_inputs_infer_include(const char *name, bool angled, const char *include
     fprintf(rc->err,
             "warplint: note: %s: #include %c%s%c: several files of %s match; nothing inferred\n",
             j->path, angled ? '<' : '"', name, angled ? '>' : '"', last);
-  for (int i = 0; i < 3; i++)
+  for (int i = 0; i < 4; i++)
     free(where[i]);
   free(dir);
   free(canon);

@@ -202,6 +202,19 @@ mkdir -p "$M/tests/.git"
 expect_exit 0 -- sh -c "cd '$M' && '$WL' tests"
 contains "$T/err" "analysis incomplete in 1 of 1 file" "a checkout below: its own tree only"
 
+# --- inference: the checkout, past a gap in the chain of build files ------------
+# (ggml without src/CMakeLists.txt: src/ggml-cuda has its own, and "ggml.h"
+# is in include/ at the top of the checkout): the chain of build files stops
+# at src/cuda, and the checkout above it is searched last
+G="$T/gap"
+mkdir -p "$G/.git" "$G/include" "$G/src/cuda"
+touch "$G/src/cuda/CMakeLists.txt"
+printf '#pragma once\n__device__ int top(int v) { return __shfl(v, 0); }\n' >"$G/include/top.h"
+printf '#include "top.h"\n__global__ void g(int *o) { o[0] = top(o[1]); }\n' >"$G/src/cuda/g.cu"
+expect_exit 1 -- sh -c "cd '$G' && '$WL' -v src/cuda"
+contains "$T/out" "^include/top.h:2:.*__shfl" "the checkout is searched past a gap in the chain of build files"
+contains "$T/err" "src/cuda/g.cu: #include \"top.h\" found with the inferred -I $G/include" "-v: the include inferred from the checkout"
+
 # --- inference: the directory analyzed holds the project tree -------------------
 # (a checkout of part of kaldi: src/cudamatrix/Makefile is the only build file,
 # and cu-kernels.cu includes "cudamatrix/cu-common.h", which resolves from src):
