@@ -235,6 +235,13 @@ struct finfo {
   long long launch_bx;
   bool launch_z1, launch_warps, launch_seen;
   uint64_t launch_wdiv;
+  /* a number every launch's block depth is a multiple of (1: none known;
+   * llm.c's `dim3 block_dim = {4, 8, (unsigned)block_size / WARP_SIZE}` with
+   * block_size 768 or 1024: 8) */
+  long long launch_zdiv;
+  /* the blockDim.x and blockDim.y that f asserts (assert(blockDim.x == 4)),
+   * 0 when it asserts none */
+  long long assert_bx, assert_by;
 };
 
 struct wl_lanes {
@@ -1174,7 +1181,8 @@ static bool find_bd_assert(const wl_expr *e, const wl_stmt *in, void *ud) {
  * blockDim.<dim> where f asserts blockDim.<dim> % st == 0, or a call of a function returning such a
  * product of its parameter that the call passes st for (THCRoundUp(n, blockDim.x): `return ((a + b
  * - 1) / b) * b;`). */
-static bool multiple_of(const wl_func *f, const wl_expr *e, const wl_expr *st, int depth) {
+static bool multiple_of(const wl_func *f, long long zdiv, const wl_expr *e, const wl_expr *st,
+                        int depth) {
   long long x, y;
   e = resolve_once(f, e);
   if (!e || depth > 4)
@@ -1188,13 +1196,16 @@ static bool multiple_of(const wl_func *f, const wl_expr *e, const wl_expr *st, i
       bd_assert a = {dims[d], 0, true, false};
       if (!fold(st, &a.k) || a.k <= 0)
         return false;
+      if (d == 2 && zdiv % a.k == 0) /* every launch's depth is a multiple of st */
+        return true;
       wl_visitor v = {NULL, find_bd_assert, &a, false};
       wl_walk_stmt(f->body, &v);
       return a.found;
     }
   if (binop_or_operator(e) == WL_B_MUL)
     return same_value(f, e->args[0], st) || same_value(f, e->args[1], st) ||
-           multiple_of(f, e->args[0], st, depth + 1) || multiple_of(f, e->args[1], st, depth + 1);
+           multiple_of(f, zdiv, e->args[0], st, depth + 1) ||
+           multiple_of(f, zdiv, e->args[1], st, depth + 1);
   const wl_func *g = e->kind == WL_E_CALL ? e->callee : NULL;
   const wl_stmt *b = g ? g->body : NULL;
   if (!b || e->callee_is_method || (g->flags & WL_F_LAMBDA))
@@ -1307,7 +1318,8 @@ static bool uniform_trip(walker *W, const wl_stmt *s, lv *trip) {
   if (!b || !st || assigned_in(s->then_s, s->expr, i))
     return false;
 
-  if (!start_below(f, s0, st) || !multiple_of(f, b, st, 0))
+  long long zdiv = W->fi->launch_seen && W->fi->launch_zdiv > 0 ? W->fi->launch_zdiv : 1;
+  if (!start_below(f, s0, st) || !multiple_of(f, zdiv, b, st, 0))
     return false;
   *trip = lv_join(eval(W, st), eval(W, b)); /* the trip count depends on these alone */
   return true;
@@ -1575,6 +1587,34 @@ static bool assert_evidence(const wl_expr *e) {
          (has_within(e->args[1], is_assert_fail, 3) || has_within(e->args[2], is_assert_fail, 3));
 }
 
+/* assert(blockDim.<dim> == K) (K a positive constant, within && of the
+ * condition): K, else 0. */
+static long long asserted_dim(const wl_expr *e, const char *dim) {
+  if (e->kind != WL_E_COND || e->nargs != 3 ||
+      !(has_within(e->args[1], is_assert_fail, 3) || has_within(e->args[2], is_assert_fail, 3)))
+    return 0;
+  wl_vec todo = {0};
+  wl_vec_push(&todo, (void *)e->args[0]);
+  long long k = 0;
+  for (int n = 0; todo.n && n < 16 && !k; n++) {
+    const wl_expr *c = wl_expr_strip(todo.v[--todo.n]);
+    if (!c)
+      continue;
+    if (c->kind == WL_E_BINARY && c->op == WL_B_LAND && c->nargs == 2) {
+      wl_vec_push(&todo, (void *)c->args[0]);
+      wl_vec_push(&todo, (void *)c->args[1]);
+    } else if (c->kind == WL_E_BINARY && c->op == WL_B_EQ && c->nargs == 2) {
+      for (int i = 0; i < 2 && !k; i++)
+        if (is_block_dim(c->args[i], dim) && fold(c->args[1 - i], &k) && k <= 0)
+          k = 0;
+    } else if (c->nargs == 1) {
+      wl_vec_push(&todo, (void *)c->args[0]);
+    }
+  }
+  wl_vec_free(&todo);
+  return k;
+}
+
 static bool find_row_evidence(const wl_expr *e, const wl_stmt *in, void *ud) {
   (void)in;
   finfo *fi = ud;
@@ -1583,6 +1623,16 @@ static bool find_row_evidence(const wl_expr *e, const wl_stmt *in, void *ud) {
     fi->rows_z = fi->rows_z || row_evidence(e, "z");
   } else if (assert_evidence(e)) {
     fi->rows_y = true;
+  } else if (e->kind == WL_E_COND) {
+    long long k;
+    if ((k = asserted_dim(e, "x")) > 0)
+      fi->assert_bx = k;
+    if ((k = asserted_dim(e, "y")) > 0)
+      fi->assert_by = k;
+    /* assert(blockDim.x == 4); assert(blockDim.y == 8): each z slice of the
+     * block is a whole number of warps (llm.c's matmul_backward_bias_kernel9) */
+    if (fi->assert_bx > 0 && fi->assert_by > 0 && fi->assert_bx * fi->assert_by % 32 == 0)
+      fi->rows_z = true;
   }
   return true;
 }
@@ -1760,10 +1810,71 @@ static const wl_expr *block_x_expr(const wl_func *h, const wl_expr *e, int depth
   if (e->type & WL_T_INTEGER)
     return e;
   if (e->kind == WL_E_CALL && e->name && strcmp(e->name, "dim3") == 0 && e->nargs >= 1)
-    return (wl_expr_strip(e->args[0])->type & WL_T_INTEGER) ? e->args[0]
-                                                             : block_x_expr(h, e->args[0], depth + 1);
+    return (wl_expr_strip(e->args[0])->type & WL_T_INTEGER)
+               ? e->args[0]
+               : block_x_expr(h, e->args[0], depth + 1);
   const wl_expr *i = local_init(h, e);
   return i ? block_x_expr(h, i, depth + 1) : NULL;
+}
+
+/* The expression of extent i (0: x, 1: y, 2: z) of a launch's block
+ * argument e of host function h: the integer (x), dim3's argument or a
+ * `dim3 b = {x, y, z}` list's element (through a dim3 local set once); NULL
+ * when not known or left to its default 1 (*one set then). */
+static const wl_expr *block_dim_expr(const wl_func *h, const wl_expr *e, unsigned i, bool *one,
+                                     int depth) {
+  e = wl_expr_strip(e);
+  *one = false;
+  if (!e || depth > 8)
+    return NULL;
+  if (e->type & WL_T_INTEGER) {
+    *one = i > 0;
+    return i == 0 ? e : NULL;
+  }
+  bool ctor = e->kind == WL_E_CALL && e->name && strcmp(e->name, "dim3") == 0;
+  if (ctor && e->nargs == 1 && !(wl_expr_strip(e->args[0])->type & WL_T_INTEGER))
+    return block_dim_expr(h, e->args[0], i, one, depth + 1); /* the copy constructor */
+  if (ctor && e->nargs == 1 && e->args[0]->kind == WL_E_INITLIST)
+    return block_dim_expr(h, e->args[0], i, one, depth + 1);
+  if (ctor || e->kind == WL_E_INITLIST) {
+    *one = i >= e->nargs;
+    return i < e->nargs ? e->args[i] : NULL;
+  }
+  const wl_expr *in = local_init(h, e);
+  return in ? block_dim_expr(h, in, i, one, depth + 1) : NULL;
+}
+
+static long long gcd_ll(long long a, long long b) {
+  while (b) {
+    long long t = a % b;
+    a = b;
+    b = t;
+  }
+  return a < 0 ? -a : a;
+}
+
+/* A positive number that the value of e (of host function h) is always a
+ * multiple of: a constant, `c ? a : b` (the gcd of both), products, a
+ * quotient by a constant that divides the dividend's number, through casts
+ * and locals set once; 1 when nothing better is known. */
+static long long host_divisor(const wl_func *h, const wl_expr *e, int depth) {
+  long long x, y;
+  e = wl_expr_strip(e);
+  if (!e || depth > 8)
+    return 1;
+  if (host_int(h, e, &x, 0))
+    return x > 0 ? x : x < 0 ? -x : 1;
+  if (e->kind == WL_E_COND && e->nargs == 3)
+    return gcd_ll(host_divisor(h, e->args[1], depth + 1), host_divisor(h, e->args[2], depth + 1));
+  if (e->kind == WL_E_BINARY && e->nargs == 2 && e->op == WL_B_MUL)
+    return host_divisor(h, e->args[0], depth + 1) * host_divisor(h, e->args[1], depth + 1);
+  if (e->kind == WL_E_BINARY && e->nargs == 2 && e->op == WL_B_DIV &&
+      host_int(h, e->args[1], &y, 0) && y > 0) {
+    x = host_divisor(h, e->args[0], depth + 1);
+    return x % y == 0 ? x / y : 1;
+  }
+  const wl_expr *i = local_init(h, e);
+  return i ? host_divisor(h, i, depth + 1) : 1;
 }
 
 /* Whether a and b of host function h are the same value: equal constants,
@@ -1815,13 +1926,21 @@ static void note_launch(const wl_func *h, const wl_expr *launch, const long long
         warp_divisor_arg(h, launch->args[i], bx, 0))
       wdiv |= 1ULL << i;
   bool warps = d[0] > 0 && d[0] % 32 == 0, z1 = d[2] == 1;
+  long long zdiv = d[2] > 0 ? d[2] : 1;
+  if (d[2] <= 0 && launch->config->nargs >= 2) {
+    bool one;
+    const wl_expr *z = block_dim_expr(h, launch->config->args[1], 2, &one, 0);
+    zdiv = z ? host_divisor(h, z, 0) : 1;
+  }
   if (!k->launch_seen) {
     k->launch_seen = true;
     k->launch_bx = d[0];
     k->launch_z1 = z1;
     k->launch_warps = warps;
     k->launch_wdiv = wdiv;
+    k->launch_zdiv = zdiv;
   } else {
+    k->launch_zdiv = gcd_ll(k->launch_zdiv, zdiv);
     k->launch_wdiv &= wdiv;
     if (k->launch_bx != d[0])
       k->launch_bx = 0;

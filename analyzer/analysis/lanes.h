@@ -40,7 +40,9 @@
  * to 32 or warpSize: blockDim.x is one warp), threadIdx.y * warpSize, or
  * asserts blockDim.x == K (K a multiple of 32) treats threadIdx.y and
  * threadIdx.z as warp-uniform; the same shapes with threadIdx.z instead make
- * threadIdx.z alone warp-uniform. So does a kernel whose every launch in the
+ * threadIdx.z alone warp-uniform, as do asserts of blockDim.x == A and
+ * blockDim.y == B with A * B a multiple of 32. Both are warp-uniform in a
+ * kernel whose every launch in the
  * file (`k<<<grid, dim3(32, 16)>>>`, a dim3 local set once, an integer)
  * gives blocks a known width that is a multiple of 32
  * (wl_lanes_launch_block_x gives the width when all launches agree). A
@@ -64,7 +66,8 @@
  * s0 in [0, st) (threadIdx.x and blockDim.x, a lane id and 32, x % st, or
  * threadIdx.x where the function asserts blockDim.x == st) and B a multiple
  * of st (k * st, a helper returning (n + st - 1) / st * st, or blockDim.z
- * where the function asserts blockDim.z % st == 0) runs B / st iterations in
+ * where the function asserts blockDim.z % st == 0 or every launch of the
+ * kernel in the file gives a depth that is a multiple of st) runs B / st iterations in
  * every lane: its trip count depends on B and st alone. Each is a "restriction"; queries report the
  * innermost lane-dependent one. A goto counts like a return up to the next
  * label of the same block (where the lanes meet again).
