@@ -274,6 +274,11 @@ static const char toolkit_pch[] = "#if __has_include(<cooperative_groups.h>)\n"
  * libraries (with a toolkit). */
 typedef enum pch_section { SECTION_NONE, SECTION_STD, SECTION_CCCL } pch_section;
 
+/* Where the cooperative groups go in it (with a toolkit): nowhere; before
+ * everything, for a file that names them itself; in the section, for a
+ * file whose own headers name them (only with a section). */
+typedef enum cg_place { CG_NONE, CG_BASE, CG_SECTION } cg_place;
+
 /* The arguments and unsaved files of a parse, apart from the main file. */
 typedef struct invocation {
   wl_vec args; /* const char*, some pointing into the buffers below */
@@ -307,7 +312,7 @@ static void add_unsaved(invocation *in, const char *dir, const char *name, const
  * changes (clang only defines __CLANG_RDC__ besides). With GNU keywords
  * (typeof) whatever the -std, as nvcc's device front end accepts them
  * (NCCL's GPI_ACCESS_ONCE is `*(volatile typeof(x) *)&(x)` under -std=c++17). */
-static void invocation_init(invocation *in, const wl_parse_opts *opts, unsigned arch, bool cg,
+static void invocation_init(invocation *in, const wl_parse_opts *opts, unsigned arch, cg_place cg,
                             pch_section std, const char *resource_dir) {
   memset(in, 0, sizeof *in);
   snprintf(in->arch, sizeof in->arch, "--cuda-gpu-arch=sm_%u", arch);
@@ -391,13 +396,17 @@ static void invocation_init(invocation *in, const wl_parse_opts *opts, unsigned 
    * costs each file about 40 ms less to load */
   wl_buf t;
   wl_buf_init(&t);
-  wl_buf_puts(&t, opts->cuda_path && cg ? toolkit_pch : "");
+  wl_buf_puts(&t, opts->cuda_path && cg == CG_BASE ? toolkit_pch : "");
   if (std) {
     /* the C and C++ standard headers (pch_std.h): most files include some */
     in->std_line = 1;
     for (size_t i = 0; i < t.len; i++)
       in->std_line += t.data[i] == '\n';
     wl_buf_puts(&t, wl_pch_std_text());
+    /* a file whose own headers name the cooperative groups: checked as
+     * the standard headers are, since it is not the file that includes them */
+    if (opts->cuda_path && cg == CG_SECTION)
+      wl_buf_puts(&t, toolkit_pch);
     if (std == SECTION_CCCL && opts->cuda_path) {
       wl_pch_cccl_append(&t);
       in->with_cccl = true;
@@ -497,6 +506,120 @@ static unsigned includes_of(const char *text, size_t len) {
   return found;
 }
 
+/* Whether a header the file includes (found beside the including file or
+ * in an -I directory of its arguments, where clang looks first), directly
+ * or through others up to a few levels, names cooperative_groups
+ * (cuda-samples' fastWalshTransform_kernel.cuh includes them): a plain scan
+ * of the #include lines, bounded in files, depth and bytes. */
+#define CG_SCAN_FILES 64
+#define CG_SCAN_DEPTH 4
+#define CG_SCAN_BYTES ((size_t)4 << 20)
+
+typedef struct cg_scan_ctx {
+  const wl_parse_opts *opts;
+  wl_hmap seen; /* paths read (owned keys) */
+  unsigned files;
+} cg_scan_ctx;
+
+/* The text of `name` in `dir` when it is a file not read yet (owned). */
+static char *cg_open(cg_scan_ctx *x, const char *dir, const char *name, size_t n, char **found,
+                     size_t *len) {
+  wl_buf p;
+  wl_buf_init(&p);
+  if (dir && *dir)
+    wl_buf_printf(&p, "%s/", dir);
+  wl_buf_add(&p, name, n);
+  struct stat st;
+  char *text = NULL;
+  if (stat(wl_buf_str(&p), &st) == 0 && S_ISREG(st.st_mode) &&
+      !wl_hmap_get(&x->seen, wl_buf_str(&p)) && x->files < CG_SCAN_FILES) {
+    x->files++;
+    wl_hmap_put(&x->seen, wl_xstrdup(wl_buf_str(&p)), (void *)1, false);
+    wl_buf why;
+    wl_buf_init(&why);
+    text = wl_read_file_max(wl_buf_str(&p), CG_SCAN_BYTES, len, &why);
+    wl_buf_free(&why);
+    if (text)
+      *found = wl_buf_detach(&p);
+  }
+  wl_buf_free(&p);
+  return text;
+}
+
+static bool cg_scan(cg_scan_ctx *x, const char *file, const char *text, size_t len, int depth) {
+  if (memmem(text, len, "cooperative_groups", 18))
+    return true;
+  if (depth >= CG_SCAN_DEPTH)
+    return false;
+  /* the including file's directory */
+  const char *slash = strrchr(file, '/');
+  wl_buf db;
+  wl_buf_init(&db);
+  if (slash)
+    wl_buf_add(&db, file, (size_t)(slash - file));
+  else
+    wl_buf_puts(&db, ".");
+  char *dir = wl_buf_detach(&db);
+  bool hit = false;
+  const char *end = text + len;
+  for (const char *l = text; l < end && !hit;) {
+    const char *nl = memchr(l, '\n', (size_t)(end - l));
+    const char *e = nl ? nl : end;
+    const char *c = l;
+    l = nl ? nl + 1 : end;
+    while (c < e && (*c == ' ' || *c == '\t'))
+      c++;
+    if (c >= e || *c != '#')
+      continue;
+    c++;
+    while (c < e && (*c == ' ' || *c == '\t'))
+      c++;
+    if (e - c < 7 || strncmp(c, "include", 7) != 0)
+      continue;
+    c += 7;
+    while (c < e && (*c == ' ' || *c == '\t'))
+      c++;
+    if (c >= e || (*c != '<' && *c != '"'))
+      continue;
+    char close = *c == '<' ? '>' : '"';
+    const char *b = ++c;
+    while (c < e && *c != close)
+      c++;
+    size_t n = (size_t)(c - b);
+    if (c >= e || n == 0 || b[0] == '/')
+      continue;
+    char *found = NULL;
+    size_t flen = 0;
+    char *ft = close == '"' ? cg_open(x, dir, b, n, &found, &flen) : NULL;
+    for (size_t i = 0; !ft && i < x->opts->nargs; i++) {
+      const char *a = x->opts->args[i];
+      const char *d = strncmp(a, "-I", 2) != 0 ? NULL
+                      : a[2]                   ? a + 2
+                      : i + 1 < x->opts->nargs ? x->opts->args[i + 1]
+                                               : NULL;
+      if (d)
+        ft = cg_open(x, d, b, n, &found, &flen);
+    }
+    if (ft)
+      hit = cg_scan(x, found, ft, flen, depth + 1);
+    free(ft);
+    free(found);
+  }
+  free(dir);
+  return hit;
+}
+
+static bool headers_name_cg(const char *path, const char *text, size_t len,
+                            const wl_parse_opts *opts) {
+  cg_scan_ctx x = {opts, {0}, 0};
+  wl_hmap_init(&x.seen, true);
+  bool hit = cg_scan(&x, path, text, len, 0);
+  for (size_t i = 0; i < x.seen.cap; i++)
+    free((void *)x.seen.slots[i].key);
+  wl_hmap_free(&x.seen);
+  return hit;
+}
+
 /* What the precompiled header `pch` with a section holds
  * (wl_pch_std_load), read once per parser; NULL when it cannot be read. */
 static wl_pch_std *std_map(wl_parser *p, const char *pch, unsigned std_line, bool cccl) {
@@ -517,7 +640,7 @@ static wl_pch_std *std_map(wl_parser *p, const char *pch, unsigned std_line, boo
  * section. The one with the CUDA C++ core libraries skips the function
  * bodies of every header in it (pch_std.h). */
 static enum CXErrorCode parse_once(wl_parser *p, const char *path, const char *text, size_t len,
-                                   const wl_parse_opts *opts, unsigned arch, bool cg,
+                                   const wl_parse_opts *opts, unsigned arch, cg_place cg,
                                    pch_section std, invocation *in, const char **pch_out,
                                    CXTranslationUnit *ctu) {
   invocation_init(in, opts, arch, cg, std, p->resource_dir);
@@ -677,12 +800,14 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
             path, asked, arch, arch * 10);
   /* the file itself names them (a project header that includes them is
    * parsed with them, as without a precompiled header) */
-  bool cg = memmem(text, len, "cooperative_groups", 18) != NULL;
+  cg_place cg = memmem(text, len, "cooperative_groups", 18) ? CG_BASE : CG_NONE;
   unsigned incs = includes_of(text, len);
   pch_section std = opts->pch && !opts->no_std_pch && pch_allowed(opts) && (incs & INC_OTHER) &&
                             std_worth(p, opts->pch)
                         ? (opts->cuda_path && (incs & INC_CCCL) ? SECTION_CCCL : SECTION_STD)
                         : SECTION_NONE;
+  if (cg == CG_NONE && std && opts->cuda_path && headers_name_cg(path, text, len, opts))
+    cg = CG_BASE;
   invocation in;
   const char *pch = NULL;
   CXTranslationUnit ctu = NULL;

@@ -77,6 +77,16 @@ contains "$T/proper.on" '"rule": "legacy-intrinsic"' "proper.cu: findings"
 grep -q '"incomplete"' "$T/proper.on" && fail "proper.cu: analysis reported incomplete" || ok
 contains "$T/config_before.err" "CUB_STDERR" "config_before.cu: the reason names the macro"
 
+# cooperative groups that only a header of the file includes (cuda-samples'
+# fastWalshTransform_kernel.cuh) go in its precompiled header too: the same
+# JSON as without precompiled headers
+printf '#pragma once\n#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void tk(int *p) {\n  cg::thread_block_tile<32> t = cg::tiled_partition<32>(cg::this_thread_block());\n  int v = p[t.thread_rank()];\n  if (t.thread_rank() < 16) v += __shfl_down(v, 16);\n  p[t.thread_rank()] = t.shfl(v, 0);\n}\n' >"$D/tile_kernel.cuh"
+{ printf '#include <cstdio>\n#include "tile_kernel.cuh"\n'; echo "$KERNEL" | sed '/block_sum/,$d'; } >"$D/cg_header.cu"
+"$WL" --no-cache --no-pch --format=json "$D/cg_header.cu" >"$T/cg_header.nopch" 2>/dev/null
+"$WL" --no-cache -v --format=json "$D/cg_header.cu" >"$T/cg_header.on" 2>"$T/cg_header.err"
+same "$T/cg_header.nopch" "$T/cg_header.on" "cg_header.cu: JSON differs from --no-pch"
+contains "$T/cg_header.on" '"rule": "legacy-intrinsic"' "cg_header.cu: findings"
+
 # the store holds the one built with their function bodies skipped
 grep -l '^skip-function-bodies$' "$T"/cache/pch/*/key >/dev/null 2>&1 && ok ||
   fail "no stored precompiled header with the function bodies skipped"
