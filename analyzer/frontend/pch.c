@@ -38,7 +38,11 @@
 /* Entries the store keeps (the least recently used are removed): a run in
  * one mode uses up to four (with and without the cooperative groups and the
  * standard headers), a benchmark alternating two modes eight. */
-#define WL_PCH_STORE_MAX 10
+/* A run of a tree with a toolkit may need a dozen or more: the plain
+ * header, with the cooperative groups, with the standard headers, with
+ * thrust and cub, each for every set of include directories inference
+ * gives (cuda-samples: about 20); fewer made later runs rebuild them */
+#define WL_PCH_STORE_MAX 32
 
 typedef struct pch_entry {
   char *key;     /* the arguments, one per line */
