@@ -350,10 +350,9 @@ static char *crash_message(const wl_iso_opts *o, int status, long maxrss_kib) {
    * limit with an eighth of it resident: a buffer that doubles (an include
    * of /dev/zero) fails to grow while far less than the limit is touched,
    * how far less depending on what else the worker has mapped */
-  if (near_limit(o, maxrss_kib) ||
-      (WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT && o->memory_mib > 0 &&
-       wl_isolate_memory_limit_supported() &&
-       (long long)maxrss_kib >= (long long)o->memory_mib * 1024 / 8))
+  if (near_limit(o, maxrss_kib) || (WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT &&
+                                    o->memory_mib > 0 && wl_isolate_memory_limit_supported() &&
+                                    (long long)maxrss_kib >= (long long)o->memory_mib * 1024 / 8))
     return oom_message(o);
   char msg[256];
   if (WIFSIGNALED(status))

@@ -120,9 +120,9 @@ typedef struct wl_stmt wl_stmt;
 
 struct wl_expr {
   wl_expr_kind kind;
-  int op;                     /* wl_binop or wl_unop */
-  unsigned type;              /* WL_T_* flags of the expression's type */
-  unsigned bytes;             /* sizeof the expression's type when known, else 0 */
+  int op;         /* wl_binop or wl_unop */
+  unsigned type;  /* WL_T_* flags of the expression's type */
+  unsigned bytes; /* sizeof the expression's type when known, else 0 */
   /* a pointer or array: sizeof its scalar element (the pointee or element
    * with array extents stripped: 16 for uint4 *, 4 for unsigned (*)[20]),
    * structs included; 0 when not known or not a pointer or array */

@@ -712,8 +712,8 @@ static void lower_targs(lower_ctx *L, wl_expr *e, CXCursor callee) {
     if (!is_expr_kind(clang_getCursorKind(k.v[i])))
       continue;
     unsigned off = 0;
-    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(k.v[i])), NULL, NULL,
-                               NULL, &off);
+    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(k.v[i])), NULL, NULL, NULL,
+                               &off);
     for (unsigned a = 0; a < na; a++)
       if (off >= starts[a] && off < ends[a] && !e->targs[a])
         e->targs[a] = lower_expr(L, k.v[i]);

@@ -258,12 +258,12 @@ static const val *launch_member(ctx *c, bool tid, char d) {
   long long k[WL_LANES];
   if (d == 'x') {
     if (bx % 32 == 0)
-      return smd_vint(c,
-                      wl_lf_add(&c->lc, wl_lf_lane(&c->lc),
-                                wl_lf_sym(&c->lc,
-                                          wl_sym_named(&c->lc, NULL, "%tid.x/32", 0, bx / 32 - 1),
-                                          WL_LANES)),
-                      false);
+      return smd_vint(
+          c,
+          wl_lf_add(
+              &c->lc, wl_lf_lane(&c->lc),
+              wl_lf_sym(&c->lc, wl_sym_named(&c->lc, NULL, "%tid.x/32", 0, bx / 32 - 1), WL_LANES)),
+          false);
     for (unsigned l = 0; l < WL_LANES; l++)
       k[l] = (long long)l % bx;
     return smd_vint(c, wl_lf_lanes(&c->lc, k), false);
@@ -274,9 +274,9 @@ static const val *launch_member(ctx *c, bool tid, char d) {
     const wl_lform *f = wl_lf_lanes(&c->lc, k);
     long long rows = bx * by / 32; /* warps per z-slice */
     if (rows > 1)
-      f = wl_lf_add(&c->lc, f,
-                    wl_lf_sym(&c->lc, wl_sym_named(&c->lc, NULL, "%tid.y/warp", 0, rows - 1),
-                              32 / bx));
+      f = wl_lf_add(
+          &c->lc, f,
+          wl_lf_sym(&c->lc, wl_sym_named(&c->lc, NULL, "%tid.y/warp", 0, rows - 1), 32 / bx));
     return smd_vint(c, f, false);
   }
   if (d == 'y')
@@ -292,9 +292,8 @@ static const val *builtin_member(ctx *c, const wl_expr *e) {
   if (d != 'x' && d != 'y' && d != 'z')
     return NULL;
   bool tid = sme_is_builtin_obj(b, "threadIdx");
-  const val *lv = c->multi_dim && (tid || sme_is_builtin_obj(b, "blockDim"))
-                      ? launch_member(c, tid, d)
-                      : NULL;
+  const val *lv =
+      c->multi_dim && (tid || sme_is_builtin_obj(b, "blockDim")) ? launch_member(c, tid, d) : NULL;
   if (lv)
     return lv;
   if (tid) {
@@ -538,10 +537,10 @@ addr sme_eval_addr(ctx *c, state *st, const wl_expr *e) {
       const wl_lform *ri = smd_int_form(sme_eval(c, st, sb->args[1]));
       p = NULL;
       if (r.kind == A_SHARED && !r.p->nshape && r.p->f && ri) {
-        const wl_lform *ext = smd_param_form(c, r.p->root, join_field(c, "%row-extent", r.p->tag),
-                                             1, WL_INF);
-        const wl_lform *f = wl_lf_add(&c->lc, wl_lf_sub(&c->lc, r.p->f, ri),
-                                      wl_lf_mul(&c->lc, ri, ext));
+        const wl_lform *ext =
+            smd_param_form(c, r.p->root, join_field(c, "%row-extent", r.p->tag), 1, WL_INF);
+        const wl_lform *f =
+            wl_lf_add(&c->lc, wl_lf_sub(&c->lc, r.p->f, ri), wl_lf_mul(&c->lc, ri, ext));
         p = f ? smd_vptr_with(c, r.p, f) : NULL;
       }
       if (!p)
