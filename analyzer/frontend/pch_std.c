@@ -340,36 +340,33 @@ static void mark(const wl_pch_std *s, uint32_t from, unsigned char *seen, uint32
   }
 }
 
+/* A map of owned names to owned vectors. */
+static void free_vec_map(wl_hmap *m) {
+  for (size_t i = 0; i < m->cap; i++) {
+    free((void *)m->slots[i].key);
+    wl_vec *v = m->slots[i].val;
+    if (v) {
+      wl_vec_free(v);
+      free(v);
+    }
+  }
+  wl_hmap_free(m);
+}
+
 void wl_pch_std_free(wl_pch_std *s) {
   if (!s)
     return;
   for (size_t i = 0; i < s->index.cap; i++)
     free((void *)s->index.slots[i].key);
   wl_hmap_free(&s->index);
-  for (size_t i = 0; i < s->macros.cap; i++) {
-    free((void *)s->macros.slots[i].key);
-    wl_vec *v = s->macros.slots[i].val;
-    if (v) {
-      wl_vec_free(v);
-      free(v);
-    }
-  }
-  wl_hmap_free(&s->macros);
+  free_vec_map(&s->macros);
   for (size_t i = 0; i < s->nn; i++)
     free(s->paths[i]);
   free(s->paths);
   for (size_t i = 0; i < s->idents.cap; i++)
     free((void *)s->idents.slots[i].key);
   wl_hmap_free(&s->idents);
-  for (size_t i = 0; i < s->bodies.cap; i++) {
-    free((void *)s->bodies.slots[i].key);
-    wl_vec *v = s->bodies.slots[i].val;
-    if (v) {
-      wl_vec_free(v);
-      free(v);
-    }
-  }
-  wl_hmap_free(&s->bodies);
+  free_vec_map(&s->bodies);
   free_texts(s);
   wl_hmap_free(&s->texts);
   free(s->start);
