@@ -24,7 +24,7 @@
 #include "wording.h"
 
 #define FIX                                                                                        \
-  "compute the mask before the branch with __ballot_sync(FULL_MASK, cond) (a shuffle under it "   \
+  "compute the mask before the branch with __ballot_sync(FULL_MASK, cond) (a shuffle under it "    \
   "must read only lanes of that mask), or use 0xffffffff where the whole warp reaches the call"
 
 static wl_finding *report(wl_mask_fixer *mf, const wl_expr *at, const wl_expr *coll,

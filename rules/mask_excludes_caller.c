@@ -34,12 +34,13 @@ void wl_rule_mask_excludes_caller(wl_rule_ctx *ctx) {
     wl_wording_lanes(reach, in, sizeof in);
     const wl_macro_info *mi;
     wl_range at = wl_wording_site(ctx->tu, cs[i], &mi);
-    wl_report_range(ctx, at, mi,
-                    "lanes %s reach '%s' but its mask 0x%08x leaves them out: every calling lane "
-                    "must be in the mask, so this is undefined behaviour (it may hang or return "
-                    "garbage). The lanes that get here are %s (mask 0x%08x); compute the mask "
-                    "before the branch with __ballot_sync(FULL_MASK, cond) (a shuffle under it must "
-                    "read only lanes of that mask)",
-                    out, cs[i]->name, m, in, reach);
+    wl_report_range(
+        ctx, at, mi,
+        "lanes %s reach '%s' but its mask 0x%08x leaves them out: every calling lane "
+        "must be in the mask, so this is undefined behaviour (it may hang or return "
+        "garbage). The lanes that get here are %s (mask 0x%08x); compute the mask "
+        "before the branch with __ballot_sync(FULL_MASK, cond) (a shuffle under it must "
+        "read only lanes of that mask)",
+        out, cs[i]->name, m, in, reach);
   }
 }

@@ -165,7 +165,8 @@ START_TEST(test_write_output) {
   snprintf(fifo, sizeof fifo, "%s/fifo", real);
   ck_assert_int_eq(mkfifo(fifo, 0644), 0);
   ck_assert(!wl_write_output(fifo, "--export-fixes", real, "no\n", 3, &err));
-  ck_assert_ptr_nonnull(strstr(wl_buf_str(&err), "a FIFO; --export-fixes rewrites only regular files"));
+  ck_assert_ptr_nonnull(
+      strstr(wl_buf_str(&err), "a FIFO; --export-fixes rewrites only regular files"));
   ck_assert_int_eq(lstat(fifo, &st), 0);
   ck_assert(S_ISFIFO(st.st_mode));
   /* a directory: refused */

@@ -1919,7 +1919,8 @@ static void note_launch(const wl_func *h, const wl_expr *launch, const long long
   finfo *k = finfo_of(ud, launch->callee);
   if (!k)
     return;
-  const wl_expr *bx = launch->config->nargs >= 2 ? block_x_expr(h, launch->config->args[1], 0) : NULL;
+  const wl_expr *bx =
+      launch->config->nargs >= 2 ? block_x_expr(h, launch->config->args[1], 0) : NULL;
   uint64_t wdiv = 0;
   for (unsigned i = 0; i < launch->nargs && i < 64 && i < k->f->nparams; i++)
     if ((k->f->params[i]->type & WL_T_INTEGER) && !(k->f->params[i]->type & WL_T_POINTER) &&

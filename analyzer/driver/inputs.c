@@ -803,8 +803,8 @@ static void prepare_job(run_ctx *rc, job *j) {
   /* every output that offers fixes offers only those --fix would apply (JSON
    * and SARIF carry them: ccminer's 40 missing-syncwarp fixes in JSON were all
    * withdrawn by --fix) */
-  j->ao.verify_fixes = o->fix || o->diff || o->export_fixes || o->format == WL_FMT_JSON ||
-                       o->format == WL_FMT_SARIF;
+  j->ao.verify_fixes =
+      o->fix || o->diff || o->export_fixes || o->format == WL_FMT_JSON || o->format == WL_FMT_SARIF;
   wl_analysis_settings_init(&j->settings);
   if (cfg && cfg->whole_warps >= 0) /* config: -1 unset, 0 false, 1 true */
     j->settings.lanes.whole_warps = cfg->whole_warps;

@@ -37,9 +37,9 @@ typedef struct wl_iso_opts {
   wl_iso_run_fn run;
   wl_iso_done_fn done;
   void *ud;
-  wl_vec *rule_ids; /* char*: rule ids that are not registered rules, kept alive by the caller */
-  long timeout_s;   /* a job still running after this many seconds is killed and becomes an
-                       input error (a parse that hangs: an #include of a FIFO); 0: no limit */
+  wl_vec *rule_ids;  /* char*: rule ids that are not registered rules, kept alive by the caller */
+  long timeout_s;    /* a job still running after this many seconds is killed and becomes an
+                        input error (a parse that hangs: an #include of a FIFO); 0: no limit */
   size_t memory_mib; /* address space of a worker (setrlimit RLIMIT_AS), so that a job that
                         grows without bound (an #include of /dev/zero) dies early and becomes
                         an input error; 0: no limit */

@@ -145,8 +145,7 @@ size_t wl_baseline_filter(const wl_baseline *b, wl_findings *f) {
   return removed;
 }
 
-bool wl_baseline_write(const char *path, const char *link_root, const wl_findings *f,
-                       wl_buf *err) {
+bool wl_baseline_write(const char *path, const char *link_root, const wl_findings *f, wl_buf *err) {
   char *dir = wl_baseline_dir(path);
   char(*fps)[17] = wl_xcalloc(f->n ? f->n : 1, sizeof *fps);
   wl_baseline_fingerprints(f, dir, fps);

@@ -39,7 +39,6 @@ size_t wl_baseline_filter(const wl_baseline *b, wl_findings *f);
 /* Writes f (sorted and de-duplicated) as a baseline to path with
  * wl_write_output (a temporary file in the same directory, then rename; a
  * symbolic link written through to a target in link_root, NULL: anywhere). */
-bool wl_baseline_write(const char *path, const char *link_root, const wl_findings *f,
-                       wl_buf *err);
+bool wl_baseline_write(const char *path, const char *link_root, const wl_findings *f, wl_buf *err);
 
 #endif

@@ -303,8 +303,8 @@ bool wl_write_output(const char *path, const char *who, const char *root, const 
   if (S_ISLNK(lst.st_mode)) {
     target = realpath(path, NULL);
     if (!target) {
-      wl_buf_printf(err, "%s: a symbolic link that does not lead to a file (%s); not written",
-                    path, strerror(errno));
+      wl_buf_printf(err, "%s: a symbolic link that does not lead to a file (%s); not written", path,
+                    strerror(errno));
       return false;
     }
     /* a link planted in a checkout must not redirect the output elsewhere */
@@ -324,8 +324,7 @@ bool wl_write_output(const char *path, const char *who, const char *root, const 
   if (!ok)
     wl_buf_printf(err, "%s: cannot stat: %s", path, strerror(errno));
   else
-    ok = check_file(path, who, dest, &st, err) &&
-         replace_file(path, dest, &st, data, len, err);
+    ok = check_file(path, who, dest, &st, err) && replace_file(path, dest, &st, data, len, err);
   free(target);
   return ok;
 }

@@ -169,7 +169,8 @@ static bool same_everywhere(const wl_lanes *l, const wl_func *f, const wl_expr *
     return true;
   const wl_var *p = e->kind == WL_E_REF ? e->var : NULL;
   if (!f || !p || !(p->flags & WL_V_PARAM) || (f->flags & (WL_F_METHOD | WL_F_LAMBDA)) ||
-      p->param_index < 0 || (unsigned)p->param_index >= f->nparams || f->params[p->param_index] != p)
+      p->param_index < 0 || (unsigned)p->param_index >= f->nparams ||
+      f->params[p->param_index] != p)
     return false;
   const wl_expr *const *calls;
   size_t nc = wl_lanes_calls_of(l, f, &calls);
@@ -328,8 +329,8 @@ static bool tid_linear(const wl_lanes *l, const wl_func *f, const wl_expr *e, un
    * kernels launched with `dim3 block(4, tpb / 4)` */
   unsigned bx;
   bool z1;
-  if (f && (f->flags & WL_F_GLOBAL) && is_tid_dim(e, "y") && wl_lanes_launch_block_x(l, f, &bx, &z1) &&
-      z1 && bx <= 32 && (bx & (bx - 1)) == 0) {
+  if (f && (f->flags & WL_F_GLOBAL) && is_tid_dim(e, "y") &&
+      wl_lanes_launch_block_x(l, f, &bx, &z1) && z1 && bx <= 32 && (bx & (bx - 1)) == 0) {
     *seg = bx;
     return true;
   }
