@@ -2701,8 +2701,9 @@ bool wl_collective_full_mask(const wl_expr *e) {
   return wl_consteval_is_full_mask(m);
 }
 
+typedef struct tbind tbind;
 static const wl_expr *full_warp_in(const wl_lanes *l, const finfo *g, const wl_expr *call,
-                                   int depth, bool legacy);
+                                   int depth, bool legacy, const tbind *outer);
 
 /* Whether call names one of the legacy intrinsics (a user overload such as
  * `double __shfl_down(double, unsigned, int)` is the legacy call itself to
@@ -2712,14 +2713,74 @@ static bool legacy_name(const wl_expr *call) {
   return b && b->legacy;
 }
 
+/* The template arguments a chain of calls gives: `call` runs function
+ * template g, and outer is the call that runs the function holding `call`
+ * (NULL at the first). */
+struct tbind {
+  const wl_func *g;
+  const wl_expr *call;
+  const struct tbind *outer;
+};
+
+/* Gives a template parameter of b->g the value of the call's template
+ * argument, folded with the outer call's arguments (`warp_reduce<kN,
+ * kInter, T>(...)` in a template called as `warp_reduce_min<16>(v)`), or,
+ * when the call leaves it out, of its default argument. */
+static bool tparam_hook(const wl_expr *e, long long *out, void *ud) {
+  const tbind *b = ud;
+  if (!b || e->kind != WL_E_REF || e->var || !e->name)
+    return false;
+  for (unsigned i = 0; i < b->g->ntparams; i++) {
+    if (!b->g->tparams[i] || strcmp(b->g->tparams[i], e->name) != 0)
+      continue;
+    if (i < b->call->ntargs)
+      return b->call->targs[i] &&
+             wl_consteval_ex(b->call->targs[i], tparam_hook, (void *)b->outer, out);
+    const wl_expr *d = b->g->tparam_defaults ? b->g->tparam_defaults[i] : NULL;
+    return d && wl_consteval_ex(d, tparam_hook, (void *)b, out);
+  }
+  return false;
+}
+
+/* Whether the statement chain of r (in function template b->g) holds an
+ * `if` (`if constexpr`) whose condition, with the template arguments of the
+ * calls in b, folds to the arm r is not in: the call never runs r
+ * (NCCL's `isRankMasked(mask, r)`, whose `useWarpSync` defaults to false,
+ * does not reach its `if constexpr (useWarpSync)` broadcast). */
+static bool dead_for_call(const rec *r, const tbind *b) {
+  if (!b || !b->g->ntparams)
+    return false;
+  for (const node *n = r->chain; n; n = n->outer) {
+    long long v;
+    if (n->kind == WL_LR_IF && n->cond && n->side >= 0 &&
+        wl_consteval_ex(n->cond, tparam_hook, (void *)b, &v) && (v != 0) != (n->side == 1))
+      return true;
+  }
+  return false;
+}
+
+/* Whether the answer of full_warp_in for `call` may depend on the template
+ * arguments of the calls that lead to it: one of its own template arguments
+ * names something that does not fold by itself. */
+static bool call_depends_on_outer(const wl_expr *call) {
+  for (unsigned i = 0; i < call->ntargs; i++) {
+    long long v;
+    if (call->targs[i] && !wl_consteval(call->targs[i], &v))
+      return true;
+  }
+  return false;
+}
+
 /* full_warp_in without the memo. */
 static const wl_expr *full_warp_scan(const wl_lanes *l, const finfo *g, const wl_expr *call,
-                                     int depth, bool legacy) {
+                                     int depth, bool legacy, const tbind *outer) {
+  tbind here = {g->f, call, outer};
+  const tbind *b = g->f->ntparams ? &here : NULL;
   for (size_t i = 0; i < l->colls.n; i++) {
     const wl_expr *c = l->colls.v[i];
     const rec *r = rec_of(l, c);
     const wl_builtin *co = wl_collective_of(c);
-    if (!r || r->fi != g || co->legacy != legacy || rec_partial(l, r))
+    if (!r || r->fi != g || co->legacy != legacy || rec_partial(l, r) || dead_for_call(r, b))
       continue;
     if (legacy)
       return c;
@@ -2739,10 +2800,10 @@ static const wl_expr *full_warp_scan(const wl_lanes *l, const finfo *g, const wl
   for (size_t i = 0; i < g->calls.n; i++) {
     const wl_expr *c = g->calls.v[i];
     const rec *r = rec_of(l, c);
-    if (!r || rec_partial(l, r) || (legacy && legacy_name(c)))
+    if (!r || rec_partial(l, r) || (legacy && legacy_name(c)) || dead_for_call(r, b))
       continue;
     unsigned off;
-    const wl_expr *x = full_warp_in(l, call_target(l, c, &off), c, depth + 1, legacy);
+    const wl_expr *x = full_warp_in(l, call_target(l, c, &off), c, depth + 1, legacy, b);
     if (x)
       return x;
   }
@@ -2752,28 +2813,31 @@ static const wl_expr *full_warp_scan(const wl_lanes *l, const finfo *g, const wl
 /* The collective a call of g reaches with the whole warp (g is the call's
  * target, so the call and the depth key the answer). */
 static const wl_expr *full_warp_in(const wl_lanes *l, const finfo *g, const wl_expr *call,
-                                   int depth, bool legacy) {
+                                   int depth, bool legacy, const tbind *outer) {
   if (!g || !g->analyzed || depth > FULL_WARP_DEPTH)
     return NULL;
+  /* an answer that depends on the outer calls' template arguments is not kept */
+  if (outer && call_depends_on_outer(call))
+    return full_warp_scan(l, g, call, depth, legacy, outer);
   wl_hmap *memo = &l->full_warp[depth + (legacy ? FULL_WARP_DEPTH + 1 : 0)];
   const void *known = wl_hmap_get(memo, call);
   if (known)
     return known == &no_full_warp ? NULL : known;
-  const wl_expr *x = full_warp_scan(l, g, call, depth, legacy);
+  const wl_expr *x = full_warp_scan(l, g, call, depth, legacy, NULL);
   wl_hmap_put(memo, call, x ? (void *)x : (void *)&no_full_warp, false);
   return x;
 }
 
 const wl_expr *wl_lanes_call_full_warp_collective(const wl_lanes *l, const wl_expr *e) {
   unsigned off;
-  return full_warp_in(l, call_target(l, e, &off), e, 0, false);
+  return full_warp_in(l, call_target(l, e, &off), e, 0, false, NULL);
 }
 
 const wl_expr *wl_lanes_call_full_warp_legacy(const wl_lanes *l, const wl_expr *e) {
   unsigned off;
   if (legacy_name(e))
     return NULL;
-  return full_warp_in(l, call_target(l, e, &off), e, 0, true);
+  return full_warp_in(l, call_target(l, e, &off), e, 0, true, NULL);
 }
 
 const wl_func *wl_lanes_callee(const wl_lanes *l, const wl_expr *call) {

@@ -262,6 +262,9 @@ struct wl_func {
    * distinct instantiations seen in the TU (at most WL_MAX_TINSTS) */
   const char **tparams;
   unsigned ntparams;
+  /* [ntparams]: the default argument of each non-type template parameter
+   * (`template <bool useWarpSync = false>`), NULL where it has none */
+  wl_expr **tparam_defaults;
   wl_tinst *tinsts;
   unsigned ntinsts;
   /* an instantiation clang made (a member of a class template

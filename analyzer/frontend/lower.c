@@ -1600,10 +1600,21 @@ static wl_func *lower_function(lower_ctx *L, CXCursor c, unsigned extra) {
     else if (ck == CXCursor_TemplateTypeParameter || ck == CXCursor_NonTypeTemplateParameter ||
              ck == CXCursor_TemplateTemplateParameter) {
       const char **t = wl_arena_alloc(A(L), (f->ntparams + 1) * sizeof *t);
-      if (f->ntparams)
+      wl_expr **d = wl_arena_alloc(A(L), (f->ntparams + 1) * sizeof *d);
+      if (f->ntparams) {
         memcpy(t, f->tparams, f->ntparams * sizeof *t);
+        memcpy(d, f->tparam_defaults, f->ntparams * sizeof *d);
+      }
+      d[f->ntparams] = NULL;
+      if (ck == CXCursor_NonTypeTemplateParameter) { /* its default argument, the last child */
+        kids dk = children(k.v[i]);
+        if (dk.n && is_expr_kind(clang_getCursorKind(dk.v[dk.n - 1])))
+          d[f->ntparams] = lower_expr(L, dk.v[dk.n - 1]);
+        free(dk.v);
+      }
       t[f->ntparams++] = lower_take(L, clang_getCursorSpelling(k.v[i]));
       f->tparams = t;
+      f->tparam_defaults = d;
     } else if (ck == CXCursor_ParmDecl) {
       wl_var *v = lower_var(L, k.v[i], WL_V_PARAM);
       v->param_index = (int)np;
