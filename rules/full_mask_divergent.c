@@ -39,25 +39,136 @@ static bool match_expr(const wl_expr *x, const wl_stmt *in, void *ud) {
   return !m->found;
 }
 
-/* Whether loop s runs __syncthreads() (or __syncthreads_count/_and/_or) as a
- * statement of its body's own block, in every iteration that gets that far:
- * a block barrier may sit in a loop only when every thread of the block runs
+/* Whether statement k runs __syncthreads() (or __syncthreads_count/_and/_or)
+ * itself: a barrier inside a called function is no such evidence
+ * (uneven_trips.cu's scan()). */
+static bool is_block_barrier(const wl_stmt *k) {
+  const wl_expr *e = k && k->kind == WL_S_EXPR ? wl_expr_strip(k->expr) : NULL;
+  return e && e->kind == WL_E_CALL && e->name && strncmp(e->name, "__syncthreads", 13) == 0 &&
+         wl_builtin_call(e, WL_BK_BARRIER, WL_BF_INTRINSIC);
+}
+
+typedef struct assigned_find {
+  const wl_var *v;
+  bool found;
+} assigned_find;
+
+static bool find_assigned_var(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  assigned_find *a = ud;
+  const wl_expr *t = NULL;
+  if (e->kind == WL_E_BINARY && wl_binop_is_assign(e->op) && e->nargs == 2)
+    t = e->args[0];
+  else if (e->kind == WL_E_UNARY && e->nargs == 1 &&
+           (e->op == WL_U_PREINC || e->op == WL_U_PREDEC || e->op == WL_U_POSTINC ||
+            e->op == WL_U_POSTDEC || e->op == WL_U_ADDROF))
+    t = e->args[0];
+  t = wl_expr_strip(t);
+  if (t && t->kind == WL_E_REF && t->var == a->v)
+    a->found = true;
+  return !a->found;
+}
+
+/* Whether e has the same value in every thread of the block: constants,
+ * blockIdx, blockDim, gridDim, and parameters of kernel f that f never
+ * assigns, through operators and casts. */
+static bool block_uniform(const wl_func *f, const wl_expr *e, int depth) {
+  e = wl_expr_strip(e);
+  if (!e || depth > 16)
+    return false;
+  switch (e->kind) {
+  case WL_E_INT:
+  case WL_E_BOOL:
+  case WL_E_FLOAT:
+  case WL_E_SIZEOF: return true;
+  case WL_E_REF: {
+    const wl_var *v = e->var;
+    if (!v)
+      return false;
+    if (v->has_ival)
+      return true;
+    if (!(v->flags & WL_V_PARAM) || !(f->flags & WL_F_GLOBAL) || v->param_index < 0 ||
+        (unsigned)v->param_index >= f->nparams || f->params[v->param_index] != v)
+      return false;
+    assigned_find a = {v, false};
+    wl_visitor vis = {NULL, find_assigned_var, &a, true};
+    wl_walk_stmt(f->body, &vis);
+    return !a.found;
+  }
+  case WL_E_MEMBER: {
+    const wl_expr *b = e->nargs == 1 ? wl_expr_strip(e->args[0]) : NULL;
+    const char *n = b && b->kind == WL_E_REF && b->var ? b->var->name : NULL;
+    return n && (!strcmp(n, "blockIdx") || !strcmp(n, "blockDim") || !strcmp(n, "gridDim"));
+  }
+  case WL_E_UNARY:
+    return e->op != WL_U_DEREF && e->op != WL_U_PREINC && e->op != WL_U_PREDEC &&
+           e->op != WL_U_POSTINC && e->op != WL_U_POSTDEC && e->nargs == 1 &&
+           block_uniform(f, e->args[0], depth + 1);
+  case WL_E_BINARY:
+  case WL_E_COND:
+    if (e->kind == WL_E_BINARY && (wl_binop_is_assign(e->op) || e->op == WL_B_PTRMEM))
+      return false;
+    for (unsigned i = 0; i < e->nargs; i++)
+      if (!block_uniform(f, e->args[i], depth + 1))
+        return false;
+    return e->nargs > 0;
+  default: return false;
+  }
+}
+
+typedef struct stmt_of_find {
+  const wl_expr *e;
+  const wl_stmt *in;
+} stmt_of_find;
+
+static bool find_stmt_of(const wl_expr *x, const wl_stmt *in, void *ud) {
+  stmt_of_find *sf = ud;
+  if (x == sf->e)
+    sf->in = in;
+  return !sf->in;
+}
+
+/* Whether loop s of f runs __syncthreads() in every iteration in which it
+ * reaches e: as a statement of a block that holds e (its body, or a block
+ * nested in it under conditions that are the same in every thread of the
+ * block, such as a kernel parameter: NCCL ubx's `if (fuse_layernorm) { ...;
+ * blockReduceSumV2(...); ...; __syncthreads(); }`).
+ * A block barrier may sit in a loop only when every thread of the block runs
  * the loop equally often, so the code itself requires a block-uniform trip
  * count (kaldi's `while (group_id < d.cols) { ...; __syncthreads(); ...;
  * __syncwarp(); }` over threadIdx.y). */
-static bool loop_runs_block_barrier(const wl_stmt *s) {
-  if (!s || (s->kind != WL_S_FOR && s->kind != WL_S_WHILE && s->kind != WL_S_DO &&
-             s->kind != WL_S_RANGE_FOR))
+static bool loop_runs_block_barrier(const wl_func *f, const wl_stmt *s, const wl_expr *e) {
+  if (!f || !s ||
+      (s->kind != WL_S_FOR && s->kind != WL_S_WHILE && s->kind != WL_S_DO &&
+       s->kind != WL_S_RANGE_FOR))
     return false;
-  const wl_stmt *b = s->then_s;
-  if (!b || b->kind != WL_S_COMPOUND)
-    return false;
-  for (unsigned i = 0; i < b->nkids; i++) {
-    const wl_stmt *k = b->kids[i];
-    const wl_expr *e = k->kind == WL_S_EXPR ? wl_expr_strip(k->expr) : NULL;
-    if (e && e->kind == WL_E_CALL && e->name && strncmp(e->name, "__syncthreads", 13) == 0 &&
-        wl_builtin_call(e, WL_BK_BARRIER, WL_BF_INTRINSIC))
+  const wl_stmt *body = s->then_s;
+  for (unsigned k = 0; body && body->kind == WL_S_COMPOUND && k < body->nkids; k++)
+    if (is_block_barrier(body->kids[k]))
       return true;
+  stmt_of_find sf = {e, NULL};
+  wl_visitor vis = {NULL, find_stmt_of, &sf, false};
+  wl_walk_stmt(s->then_s, &vis);
+  /* the statements from e's up to s's body (path[n - 1]) */
+  const wl_stmt *path[64];
+  int n = 0;
+  for (const wl_stmt *at = sf.in; at && at != s && n < 64; at = wl_stmt_parent(f, at))
+    path[n++] = at;
+  if (!n || path[n - 1] != s->then_s)
+    return false;
+  bool ok = true; /* every thread of the block that runs this iteration gets here */
+  for (int i = n - 1; i >= 0 && ok; i--) {
+    const wl_stmt *p = path[i];
+    if (p->kind == WL_S_COMPOUND) {
+      for (unsigned k = 0; k < p->nkids; k++)
+        if (is_block_barrier(p->kids[k]))
+          return true;
+    } else if (p->kind == WL_S_IF) {
+      ok = i > 0 && (path[i - 1] == p->then_s || path[i - 1] == p->else_s) &&
+           block_uniform(f, p->expr, 0);
+    } else {
+      ok = false; /* a nested loop, a switch: not in every iteration */
+    }
   }
   return false;
 }
@@ -67,7 +178,7 @@ static const wl_lane_reach *divergence(const wl_lanes *l, const wl_expr *e, wl_l
                                        size_t n) {
   for (size_t i = 0; i < n; i++) {
     const wl_stmt *s = v[i].stmt;
-    if (v[i].kind == WL_LR_LOOP && loop_runs_block_barrier(s))
+    if (v[i].kind == WL_LR_LOOP && loop_runs_block_barrier(wl_lanes_func_of_expr(l, e), s, e))
       continue;
     if (v[i].kind == WL_LR_IF && s && s->else_s && v[i].side >= 0) {
       match_ctx m = {l, e, false};
