@@ -58,7 +58,7 @@ echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
 
 if [ "$MODE" = --smoke ]; then
   status=0
-  for k in straight ifelse macrocalls noshared uniform kernels; do
+  for k in straight ifelse macrocalls noshared uniform returns kernels; do
     scripts/pathological.sh "$k" 40 >"$D/$k.cu"
     set -- $(TIMEOUT=120 measure "$WL" "$D/$k.out" --format=json "$D/$k.cu")
     if [ "$3" -gt 1 ] || ! python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$D/$k.out" 2>/dev/null; then
@@ -76,7 +76,7 @@ echo
 echo "## pathological shapes (one file each; t(2n)/t(n) = 2.0 is linear)"
 printf '%-11s %6s %9s %8s %9s\n' shape n wall_s rss_MiB "t(n)/t(n/2)"
 for spec in "straight 250 500 1000 2000" "ifelse 256 512 1024 2048" "macrocalls 256 512 1024 2048" \
-  "noshared 256 512 1024 2048" "uniform 100 200 400 800"; do
+  "noshared 256 512 1024 2048" "uniform 100 200 400 800" "returns 500 1000 2000 4000"; do
   set -- $spec
   k=$1
   shift
@@ -93,7 +93,7 @@ if [ -n "${WL_BEFORE:-}" ]; then
   echo
   echo "## before/after on the moderate sizes (WL_BEFORE=$WL_BEFORE, capped at ${CAP}s)"
   printf '%-11s %6s %10s %10s %8s %s\n' shape n before_s after_s speedup same_output
-  for spec in "straight 400" "straight 1000" "ifelse 256" "ifelse 1024" "macrocalls 1024" "noshared 1024" "uniform 200"; do
+  for spec in "straight 400" "straight 1000" "ifelse 256" "ifelse 1024" "macrocalls 1024" "noshared 1024" "uniform 200" "returns 400"; do
     set -- $spec
     scripts/pathological.sh "$1" "$2" >"$D/b.cu"
     a=$(measure "$WL" "$D/after.json" --format=json "$D/b.cu" | cut -d' ' -f1)

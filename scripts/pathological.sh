@@ -12,6 +12,9 @@
 #                lane-dependent write to shared memory, then a read under another
 #   kernels N    N distinct kernels of about 10 lines each (a warp reduction
 #                with shared memory and a legacy shuffle)
+#   returns N    a device function of N `if (t == i && j == k) return v;` (a
+#                lookup table such as ggml's constexpr tile configurations),
+#                inlined three times into a kernel with two races
 set -eu
 kind=${1:?kind}
 n=${2:?N}
@@ -99,6 +102,22 @@ kernels)
       print "  if (t == 0) out[blockIdx.x] = s[0] + v;"
       print "}"
     }
+  }' ;;
+returns)
+  # each return asks whether some lane gets there, through the guards of
+  # every `if` before it
+  awk -v n="$n" 'BEGIN {
+    print "__device__ int table(int t, int j) {"
+    for (i = 0; i < n; i++) printf "  if (t == %d && j == %d) return %d;\n", i, i % 7, i % 5
+    print "  return 0;"
+    print "}"
+    print "__global__ void lookup(int *out, int t, int j) {"
+    print "  __shared__ int s[64];"
+    print "  int lane = threadIdx.x & 31;"
+    print "  s[lane] = table(t, j);"
+    print "  if (lane < 16) s[lane] += table(t + 1, j) + s[lane + 1];"
+    print "  out[threadIdx.x] = s[(lane + 1) & 31] + table(t, j + 1);"
+    print "}"
   }' ;;
 *)
   echo "pathological.sh: unknown kind '$kind'" >&2

@@ -44,6 +44,17 @@ n=$(json_count "$T/out" missing-syncwarp)
 [ "$n" -eq 399 ] && ok || fail "uniform: $n missing-syncwarp findings (want 399)"
 lacks "$T/err" "not analyzed" "uniform: the kernel is analyzed within 512 MiB"
 
+# a lookup table of 2,000 `if (...) return` inlined three times: each return
+# asked whether a lane gets there by instantiating the conditions of every
+# `if` before it again, for each lane (400 took 11 s, 2,000 about 5 minutes;
+# ggml's mmq files, 380 such lines in a constexpr configuration function,
+# over 150 s each)
+scripts/pathological.sh returns 2000 >"$T/returns.cu"
+expect_exit 1 -- "$WL" --format=json "$T/returns.cu"
+n=$(python3 -c 'import json,sys; print(" ".join(str(f["line"]) for f in json.load(open(sys.argv[1]))["findings"] if f["rule"]=="missing-syncwarp"))' "$T/out")
+[ "$n" = "2008 2009" ] && ok || fail "returns: missing-syncwarp findings on lines '$n' (want 2008 2009)"
+lacks "$T/err" "work budget" "returns: the kernel's analysis is complete"
+
 # no __shared__ in the file: the shared-memory analysis finds nothing (and
 # skips the kernel), the other rules still run
 scripts/pathological.sh noshared 1024 >"$T/noshared.cu"

@@ -147,11 +147,25 @@ struct iteration {
   const iteration *parent;
 };
 
+/* A lane's constraints from a chain of guards (races.c, lanes_of): those of
+ * one guard's condition, then those of the guards below it; each guard's are
+ * instantiated once, and shared by the guards pushed on top of it. */
+typedef struct cons_link cons_link;
+struct cons_link {
+  const wl_lcons *v;
+  unsigned n;
+  const cons_link *next;
+};
+
 /* The lanes that get past a guard's conditions. */
 struct reach {
   unsigned char lane[WL_LANES]; /* 0: never gets here, 1: does, 2: when cons[l] hold */
-  wl_lcons *cons[WL_LANES];
+  const wl_lcons *cons[WL_LANES];
   unsigned ncons[WL_LANES];
+  bool full; /* lane, cons and ncons are known; else only stop and link */
+  /* a condition of the chain holds for no value of the lane */
+  unsigned char stop[WL_LANES];
+  const cons_link *link[WL_LANES]; /* the chain's constraints of the lane, NULL: none */
 };
 
 typedef struct acc {

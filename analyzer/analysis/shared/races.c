@@ -62,34 +62,161 @@ static bool inst_cond(ctx *c, const cond *k, unsigned lane, consbuf *out) {
   return true;
 }
 
-/* The lanes that get past every condition of a guard (cached on the guard). */
+/* Whether inst_cond gives every lane the same constraints for k: each of its
+ * comparisons is of a form that is the same in every lane (a warp-uniform
+ * condition such as ggml's `type == T && J == 64 && fallback == 0`). Up to
+ * `*budget` nodes are looked at; false past them. */
+static bool lane_invariant(const cond *k, unsigned *budget) {
+  if (!*budget)
+    return false;
+  --*budget;
+  switch (k->kind) {
+  case C_TRUE:
+  case C_FALSE:
+  case C_UNK: return true;
+  case C_CMP: return wl_lf_uniform(k->f);
+  case C_AND:
+  case C_OR: return lane_invariant(k->a, budget) && lane_invariant(k->b, budget);
+  }
+  return false;
+}
+
+/* The stop and link of every guard from g down to the first one that has
+ * them, built from the bottom: a guard's own condition is instantiated for
+ * each lane once, whatever the number of guards later pushed on top of it,
+ * and once for all lanes when it is lane_invariant (the lanes whose links
+ * below are the same then share one link, so that lanes_of tests their
+ * constraints once). A path through a chain of `if (...) return ...;`
+ * (ggml's constexpr configuration tables, 380 of them, inlined three times
+ * into each of 60 helpers, each return asking smr_guard_reachable) or an
+ * unrolled loop instantiated the whole chain again for every guard: quadratic
+ * in its depth, two feasibility tests per `||` per lane per guard. */
+static void chain_links(ctx *c, const guard *g, const reach *all) {
+  wl_vec todo = {0};
+  for (const guard *x = g; x && !x->r; x = x->next)
+    wl_vec_push(&todo, (void *)x);
+  consbuf b = {0};
+  while (todo.n) {
+    guard *x = todo.v[--todo.n];
+    const reach *below = x->next ? x->next->r : all;
+    reach *r = wl_arena_alloc(&c->ar, sizeof *r);
+    unsigned budget = 64;
+    bool inv = lane_invariant(x->c, &budget), inv_ok = false;
+    const wl_lcons *inv_v = NULL;
+    unsigned inv_n = 0;
+    if (inv) {
+      b.n = 0;
+      inv_ok = inst_cond(c, x->c, 0, &b);
+      if (inv_ok && b.n) {
+        wl_lcons *v = wl_arena_alloc(&c->ar, b.n * sizeof *v);
+        memcpy(v, b.v, b.n * sizeof *v);
+        inv_v = v;
+        inv_n = b.n;
+      }
+    }
+    for (unsigned l = 0; l < WL_LANES; l++) {
+      if (below->stop[l]) {
+        r->stop[l] = 1;
+        continue;
+      }
+      if (!inv) {
+        b.n = 0;
+        if (!inst_cond(c, x->c, l, &b)) {
+          r->stop[l] = 1;
+          continue;
+        }
+      } else if (!inv_ok) {
+        r->stop[l] = 1;
+        continue;
+      }
+      r->link[l] = below->link[l];
+      if (inv && !inv_v)
+        continue;
+      if (!inv && !b.n)
+        continue;
+      if (inv) { /* the link of an earlier lane with the same links below */
+        unsigned m = 0;
+        while (m < l && (below->stop[m] || below->link[m] != below->link[l]))
+          m++;
+        if (m < l) {
+          r->link[l] = r->link[m];
+          continue;
+        }
+      }
+      cons_link *k = wl_arena_alloc(&c->ar, sizeof *k);
+      if (inv) {
+        k->v = inv_v;
+        k->n = inv_n;
+      } else {
+        wl_lcons *v = wl_arena_alloc(&c->ar, b.n * sizeof *v);
+        memcpy(v, b.v, b.n * sizeof *v);
+        k->v = v;
+        k->n = b.n;
+      }
+      k->next = below->link[l];
+      r->link[l] = k;
+    }
+    x->r = r;
+  }
+  free(b.v);
+  wl_vec_free(&todo);
+}
+
+/* The lanes that get past every condition of a guard (cached on the guard):
+ * for each lane, the conditions of the chain instantiated in order (the
+ * guard's own first), 0 when one of them stops it, else a test of the
+ * feasibility of all their constraints together (once for lanes that share
+ * their link). */
 static const reach *lanes_of(ctx *c, const guard *g) {
   static const reach all = {{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
                              1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
                             {0},
+                            {0},
+                            true,
+                            {0},
                             {0}};
   if (!g)
     return &all;
-  if (g->r)
+  if (g->r && g->r->full)
     return g->r;
-  reach *r = wl_arena_alloc(&c->ar, sizeof *r);
+  chain_links(c, g, &all);
+  reach *r = g->r;
   consbuf b = {0};
   for (unsigned l = 0; l < WL_LANES; l++) {
+    const cons_link *k = r->link[l];
+    if (r->stop[l] || !k) {
+      r->lane[l] = r->stop[l] ? 0 : 1;
+      continue;
+    }
+    unsigned m = 0;
+    while (m < l && (r->stop[m] || r->link[m] != k))
+      m++;
+    if (m < l) {
+      r->lane[l] = r->lane[m];
+      r->cons[l] = r->cons[m];
+      r->ncons[l] = r->ncons[m];
+      continue;
+    }
     b.n = 0;
-    bool ok = true;
-    for (const guard *x = g; x && ok; x = x->next)
-      ok = inst_cond(c, x->c, l, &b);
-    if (ok && b.n && !wl_lcons_feasible(&c->lc, b.v, b.n))
-      ok = false;
-    r->lane[l] = !ok ? 0 : b.n ? 2 : 1;
-    if (ok && b.n) {
-      r->cons[l] = wl_arena_alloc(&c->ar, b.n * sizeof *b.v);
-      memcpy(r->cons[l], b.v, b.n * sizeof *b.v);
-      r->ncons[l] = b.n;
+    for (const cons_link *x = k; x; x = x->next)
+      for (unsigned i = 0; i < x->n; i++)
+        cb_push(&b, &x->v[i]);
+    if (!wl_lcons_feasible(&c->lc, b.v, b.n)) {
+      r->lane[l] = 0;
+      continue;
+    }
+    r->lane[l] = 2;
+    r->ncons[l] = b.n;
+    if (!k->next) {
+      r->cons[l] = k->v;
+    } else {
+      wl_lcons *v = wl_arena_alloc(&c->ar, b.n * sizeof *v);
+      memcpy(v, b.v, b.n * sizeof *v);
+      r->cons[l] = v;
     }
   }
   free(b.v);
-  ((guard *)g)->r = r;
+  r->full = true;
   return r;
 }
 
