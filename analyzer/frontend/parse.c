@@ -271,8 +271,10 @@ static const char toolkit_pch[] = "#if __has_include(<cooperative_groups.h>)\n"
 
 /* What the precompiled header holds besides the CUDA headers: nothing, the
  * C and C++ standard headers (pch_std.h), or those and the CUDA C++ core
- * libraries (with a toolkit). */
-typedef enum pch_section { SECTION_NONE, SECTION_STD, SECTION_CCCL } pch_section;
+ * libraries (with a toolkit); or (SECTION_CCCL_OWN, with a toolkit) only
+ * the headers of the core libraries that the file itself includes, in its
+ * order (cccl_own), for a file that the standard headers made parse again. */
+typedef enum pch_section { SECTION_NONE, SECTION_STD, SECTION_CCCL, SECTION_CCCL_OWN } pch_section;
 
 /* Where the cooperative groups go in it (with a toolkit): nowhere; before
  * everything, for a file that names them itself; in the section, for a
@@ -313,7 +315,7 @@ static void add_unsaved(invocation *in, const char *dir, const char *name, const
  * (typeof) whatever the -std, as nvcc's device front end accepts them
  * (NCCL's GPI_ACCESS_ONCE is `*(volatile typeof(x) *)&(x)` under -std=c++17). */
 static void invocation_init(invocation *in, const wl_parse_opts *opts, unsigned arch, cg_place cg,
-                            pch_section std, const char *resource_dir) {
+                            pch_section std, const char *own, const char *resource_dir) {
   memset(in, 0, sizeof *in);
   snprintf(in->arch, sizeof in->arch, "--cuda-gpu-arch=sm_%u", arch);
   static const char *const base[] = {"-x",
@@ -402,13 +404,18 @@ static void invocation_init(invocation *in, const wl_parse_opts *opts, unsigned 
     in->std_line = 1;
     for (size_t i = 0; i < t.len; i++)
       in->std_line += t.data[i] == '\n';
-    wl_buf_puts(&t, wl_pch_std_text());
+    if (std != SECTION_CCCL_OWN)
+      wl_buf_puts(&t, wl_pch_std_text());
     /* a file whose own headers name the cooperative groups: checked as
      * the standard headers are, since it is not the file that includes them */
     if (opts->cuda_path && cg == CG_SECTION)
       wl_buf_puts(&t, toolkit_pch);
     if (std == SECTION_CCCL && opts->cuda_path) {
       wl_pch_cccl_append(&t);
+      in->with_cccl = true;
+    }
+    if (std == SECTION_CCCL_OWN && opts->cuda_path && own) {
+      wl_buf_puts(&t, own);
       in->with_cccl = true;
     }
   }
@@ -504,6 +511,56 @@ static unsigned includes_of(const char *text, size_t len) {
     l = nl ? nl + 1 : end;
   }
   return found;
+}
+
+/* The section of SECTION_CCCL_OWN: the headers of thrust, cub and libcu++
+ * that the file includes itself with <...> (each once, in its order, at most
+ * 64), each guarded by __has_include as wl_pch_cccl_append's are; empty when
+ * there is none. A name with a character other than letters, digits and
+ * `_./+-`, or with "..", is left out (the file is untrusted; the section is
+ * a file clang reads). */
+static void cccl_own(const char *text, size_t len, wl_buf *out) {
+  const char *end = text + len;
+  wl_vec seen = {0};
+  for (const char *l = text; l < end && seen.n < 64;) {
+    const char *nl = memchr(l, '\n', (size_t)(end - l));
+    const char *e = nl ? nl : end;
+    const char *c = l;
+    while (c < e && (*c == ' ' || *c == '\t'))
+      c++;
+    if (c < e && *c == '#') {
+      c++;
+      while (c < e && (*c == ' ' || *c == '\t'))
+        c++;
+      if (e - c >= 7 && strncmp(c, "include", 7) == 0) {
+        c += 7;
+        while (c < e && (*c == ' ' || *c == '\t'))
+          c++;
+        const char *b = c < e && *c == '<' ? ++c : NULL;
+        while (b && c < e && *c != '>')
+          c++;
+        size_t n = b ? (size_t)(c - b) : 0;
+        bool ok = b && c < e && n < 200 &&
+                  ((n > 7 && strncmp(b, "thrust/", 7) == 0) ||
+                   (n > 4 && strncmp(b, "cub/", 4) == 0) || (n > 5 && strncmp(b, "cuda/", 5) == 0));
+        for (size_t i = 0; ok && i < n; i++)
+          ok = (b[i] >= 'a' && b[i] <= 'z') || (b[i] >= 'A' && b[i] <= 'Z') ||
+               (b[i] >= '0' && b[i] <= '9') || strchr("_./+-", b[i]) != NULL;
+        ok = ok && !memmem(b, n, "..", 2);
+        for (size_t i = 0; ok && i < seen.n; i++) {
+          const char *o = seen.v[i];
+          ok = !(strncmp(o, b, n) == 0 && o[n] == '>');
+        }
+        if (ok) {
+          wl_vec_push(&seen, (void *)b);
+          wl_buf_printf(out, "#if __has_include(<%.*s>)\n#include <%.*s>\n#endif\n", (int)n, b,
+                        (int)n, b);
+        }
+      }
+    }
+    l = nl ? nl + 1 : end;
+  }
+  wl_vec_free(&seen);
 }
 
 /* Whether a header the file includes (found beside the including file or
@@ -641,9 +698,9 @@ static wl_pch_std *std_map(wl_parser *p, const char *pch, unsigned std_line, boo
  * bodies of every header in it (pch_std.h). */
 static enum CXErrorCode parse_once(wl_parser *p, const char *path, const char *text, size_t len,
                                    const wl_parse_opts *opts, unsigned arch, cg_place cg,
-                                   pch_section std, invocation *in, const char **pch_out,
-                                   CXTranslationUnit *ctu) {
-  invocation_init(in, opts, arch, cg, std, p->resource_dir);
+                                   pch_section std, const char *own, invocation *in,
+                                   const char **pch_out, CXTranslationUnit *ctu) {
+  invocation_init(in, opts, arch, cg, std, own, p->resource_dir);
   /* the shared precompiled header of these arguments, built by the first file */
   unsigned how = (std ? WL_PCH_STRICT : 0) | (in->with_cccl ? WL_PCH_SKIP_BODIES : 0);
   const char *pch =
@@ -653,7 +710,8 @@ static enum CXErrorCode parse_once(wl_parser *p, const char *path, const char *t
           : NULL;
   if (std && !pch) {
     invocation_free(in);
-    return parse_once(p, path, text, len, opts, arch, cg, std - 1, in, pch_out, ctu);
+    return parse_once(p, path, text, len, opts, arch, cg,
+                      std == SECTION_CCCL_OWN ? SECTION_NONE : std - 1, NULL, in, pch_out, ctu);
   }
   size_t nargs = in->args.n;
   /* what it holds is read before the file is parsed, so that the memory of
@@ -811,7 +869,7 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
   invocation in;
   const char *pch = NULL;
   CXTranslationUnit ctu = NULL;
-  enum CXErrorCode ec = parse_once(p, path, text, len, opts, arch, cg, std, &in, &pch, &ctu);
+  enum CXErrorCode ec = parse_once(p, path, text, len, opts, arch, cg, std, NULL, &in, &pch, &ctu);
   wl_buf why;
   wl_buf_init(&why);
   bool again = std && in.std_line && pch && ec == CXError_Success && ctu &&
@@ -826,6 +884,43 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
   bool unchecked = again && opts->probe_missing &&
                    !(opts->on_batch && len >= (opts->batch_min ? opts->batch_min : WL_BATCH_MIN)) &&
                    missing_include(ctu) && !std_conditions_read(p, ctu, pch);
+  /* with the core libraries in the section: parsed again with only those of
+   * them the file includes itself, checked the same way (kaldi's files
+   * include cub and reach std::abs in a template through <cmath>, whose
+   * overloads the section's <complex> extends: parsed without a section,
+   * each parsed and instantiated all of cub, 1-3 s) */
+  wl_buf own;
+  wl_buf_init(&own);
+  if (again && !unchecked && in.with_cccl)
+    cccl_own(text, len, &own);
+  if (again && !unchecked && own.len) {
+    clang_disposeTranslationUnit(ctu);
+    invocation_free(&in);
+    ec = parse_once(p, path, text, len, opts, arch, cg, SECTION_CCCL_OWN, wl_buf_str(&own), &in,
+                    &pch, &ctu);
+    wl_buf why2;
+    wl_buf_init(&why2);
+    bool kept = false;
+    if (ec == CXError_Success && ctu && !in.std_line)
+      again = false; /* no such precompiled header: parsed without a section */
+    else if (ec == CXError_Success && ctu && pch &&
+             !std_differs(p, ctu, pch, in.std_line, true, &why2)) {
+      again = false;
+      kept = true;
+    }
+    if (kept && opts->verbose)
+      fprintf(stderr,
+              "warplint: note: %s: parsed again with only the CUDA C++ core libraries it includes "
+              "in the precompiled header (%s)\n",
+              path, wl_buf_str(&why));
+    if (again && why2.len) { /* the reason the second check gives */
+      wl_buf_free(&why);
+      why = why2;
+      wl_buf_init(&why2);
+    }
+    wl_buf_free(&why2);
+  }
+  wl_buf_free(&own);
   if (again && !unchecked) {
     /* the standard headers loaded before the file may change what it means:
      * parsed again as without them */
@@ -836,7 +931,7 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
               path, in.with_cccl ? " and the CUDA C++ core libraries" : "", wl_buf_str(&why));
     clang_disposeTranslationUnit(ctu);
     invocation_free(&in);
-    ec = parse_once(p, path, text, len, opts, arch, cg, SECTION_NONE, &in, &pch, &ctu);
+    ec = parse_once(p, path, text, len, opts, arch, cg, SECTION_NONE, NULL, &in, &pch, &ctu);
   }
   wl_buf_free(&why);
   uint64_t args_hash = WL_FNV_START;

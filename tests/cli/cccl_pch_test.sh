@@ -6,7 +6,9 @@
 # run without them (--no-std-pch): a file that includes what it uses is
 # parsed once; one that names what only a header it does not include
 # declares, or defines a macro without a value that cub reads
-# (CUB_STDERR) before including it, is parsed again; a function-like macro
+# (CUB_STDERR) before including it, is parsed again (first with only the
+# headers of thrust and cub that it includes, then, when those change what
+# it means too, without any); a function-like macro
 # that the libraries never call (cuda-samples' MAX) does not make it parse
 # again.
 # Usage: cccl_pch_test.sh <warplint> <source-dir>
@@ -64,15 +66,29 @@ __global__ void block_sum(const int *in, int *out) {
   printf 'int main() { thrust::device_vector<int> v(8); return MAX((int)v.size(), 1); }\n'
 } >"$D/fn_macro.cu"
 
-for f in proper no_header config_before fn_macro; do
+# std::abs in a template with <cmath> only (kaldi's kaldi-math.h): the
+# section's <complex> would add its abs to the overloads, cub does not
+{ printf '#include <cmath>\n#include <cub/cub.cuh>\n'
+  echo "$KERNEL"
+  printf 'template <typename T> T dist(T a, T b) { return std::abs(a - b); }\n'
+} >"$D/std_name.cu"
+
+for f in proper no_header config_before fn_macro std_name; do
   "$WL" --no-cache --no-std-pch --format=json "$D/$f.cu" >"$T/$f.off" 2>/dev/null
   "$WL" --no-cache -v --format=json "$D/$f.cu" >"$T/$f.on" 2>"$T/$f.err"
   same "$T/$f.off" "$T/$f.on" "$f.cu: JSON with thrust and cub in the precompiled header differs from --no-std-pch"
   case $f in
   proper | fn_macro) lacks "$T/$f.err" "parsed again" "$f.cu: parsed a second time" ;;
+  # parsed again with only the headers of thrust and cub it includes (one
+  # precompiled header per list of them), checked the same way
+  no_header | std_name)
+    contains "$T/$f.err" "$f.cu: parsed again with only the CUDA C++ core libraries it includes" "$f.cu: not parsed again with its own"
+    lacks "$T/$f.err" "parsed again without" "$f.cu: parsed without a section" ;;
   *) contains "$T/$f.err" "$f.cu: parsed again without the standard headers and the CUDA C++ core libraries" "$f.cu: not parsed again" ;;
   esac
 done
+contains "$T/std_name.err" "abs" "std_name.cu: the reason names abs"
+contains "$T/std_name.on" '"rule": "legacy-intrinsic"' "std_name.cu: findings"
 contains "$T/proper.on" '"rule": "legacy-intrinsic"' "proper.cu: findings"
 grep -q '"incomplete"' "$T/proper.on" && fail "proper.cu: analysis reported incomplete" || ok
 contains "$T/config_before.err" "CUB_STDERR" "config_before.cu: the reason names the macro"
