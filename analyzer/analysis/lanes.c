@@ -728,6 +728,72 @@ static bool names_thread_block(const wl_expr *g) {
   return b && b->kind == WL_BK_GROUP_THIS && strcmp(wl_builtin_group_type(b), "thread_block") == 0;
 }
 
+/* A call of a static member function of a template type parameter of f
+ * without arguments (`GROUP::size()`, lowered with no name and a callee
+ * named `GROUP::size`): *r is what the member functions of that name without
+ * parameters that the file defines return, joined (the type is one of the
+ * file's: NCCL's warp_group<NUM_WARPS, STARTING_WARPS>, whose `static
+ * constexpr int size() { return 32 * NUM_WARPS; }` is a multiple of 32 the
+ * same in every lane and whose thread_rank() is threadIdx.x - 32 *
+ * STARTING_WARPS), or, when the file defines none (or none analyzed yet),
+ * the value of an unknown function called without arguments, the same in
+ * every lane, as before the name was known. False for any other call. */
+static bool dependent_member_call(const wl_lanes *L, const wl_func *f, const wl_expr *e, lv *r) {
+  const wl_expr *ce = e->callee_expr;
+  if (e->nargs || e->callee || !ce || ce->kind != WL_E_REF || ce->var || !ce->name || !f)
+    return false;
+  const char *sep = strstr(ce->name, "::"), *name = sep ? sep + 2 : NULL;
+  bool tparam = false;
+  for (unsigned i = 0; sep && i < f->ntparams && !tparam; i++)
+    tparam = f->tparams[i] && strlen(f->tparams[i]) == (size_t)(sep - ce->name) &&
+             strncmp(f->tparams[i], ce->name, (size_t)(sep - ce->name)) == 0;
+  if (!tparam || !*name)
+    return false;
+  lv v = LV_UNIFORM;
+  bool any = false;
+  for (unsigned k = 0; k < L->nfi; k++) {
+    const finfo *g = &L->fi[k];
+    if (!g->f->name || strcmp(g->f->name, name) != 0 || !(g->f->flags & WL_F_METHOD) ||
+        g->f->nparams)
+      continue;
+    if (!g->analyzed || !g->ret_prev.set) {
+      *r = LV_UNIFORM; /* as an unknown function of no arguments */
+      return true;
+    }
+    v = any ? lv_join(v, g->ret_prev) : g->ret_prev;
+    any = true;
+  }
+  *r = v;
+  r->pdeps = 0;
+  return true;
+}
+
+/* The built-in operator that a call of `operator<` (`<=`, `+`, `*`, ...)
+ * with two integer or dependent operands and no function of the file behind
+ * it stands for: clang keeps `threadIdx_x_int < GROUP::size()` in a
+ * template as such a call when a header declares an operator template of
+ * that name (NCCL's hybrid_ep.cuh); WL_B_NONE otherwise. */
+static int dependent_operator(const wl_expr *e) {
+  static const struct {
+    const char *name;
+    int op;
+  } ops[] = {{"operator<", WL_B_LT},  {"operator>", WL_B_GT},   {"operator<=", WL_B_LE},
+             {"operator>=", WL_B_GE}, {"operator==", WL_B_EQ},  {"operator!=", WL_B_NE},
+             {"operator+", WL_B_ADD}, {"operator-", WL_B_SUB},  {"operator*", WL_B_MUL},
+             {"operator/", WL_B_DIV}, {"operator%", WL_B_REM},  {"operator&", WL_B_AND},
+             {"operator|", WL_B_OR},  {"operator<<", WL_B_SHL}, {"operator>>", WL_B_SHR}};
+  if (e->callee || e->callee_is_method || e->nargs != 2 || !e->name)
+    return WL_B_NONE;
+  for (unsigned i = 0; i < 2; i++)
+    if (!e->args[i] || !(e->args[i]->type & (WL_T_INTEGER | WL_T_DEPENDENT)) ||
+        (e->args[i]->type & (WL_T_POINTER | WL_T_ARRAY)))
+      return WL_B_NONE;
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (strcmp(e->name, ops[i].name) == 0)
+      return ops[i].op;
+  return WL_B_NONE;
+}
+
 static lv eval_call(walker *W, const wl_expr *e) {
   wl_lanes *L = W->L;
   unsigned n = e->nargs;
@@ -745,6 +811,7 @@ static lv eval_call(walker *W, const wl_expr *e) {
   lv r = LV_UNIFORM;
   finfo *g;
   unsigned off;
+  int dop;
   if (co) {
     if (wl_builtin_is_shuffle(co)) {
       int vi = co->src_arg - 1; /* the value shuffled */
@@ -771,6 +838,10 @@ static lv eval_call(walker *W, const wl_expr *e) {
     r.flags = LV_LD | LV_AM;
     r.shape = SH_AM;
     r.am = e;
+  } else if (!co && (dop = dependent_operator(e)) != WL_B_NONE) {
+    r = binop(W, e, dop, a[0], a[1]);
+  } else if (dependent_member_call(L, W->fi->f, e, &r)) {
+    /* r: what the file's member functions of that name return */
   } else if (!e->callee && ((b && b->result == WL_BR_LANE) || wl_builtin_name_says_lane(e->name))) {
     r = all;
     r.flags |= LV_LD;

@@ -97,6 +97,11 @@ static bool scan_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
       refer(pc, KEY_VAR, e->var->usr && *e->var->usr ? e->var->usr : e->var->name);
     else if (!e->var)
       refer(pc, KEY_NAME, e->name);
+    /* a member of a dependent type (`GROUP::size`, lower.c): the lane
+     * analysis reads the file's member functions of that name */
+    const char *m = e->kind == WL_E_REF && !e->var && e->name ? strstr(e->name, "::") : NULL;
+    if (m)
+      refer(pc, KEY_NAME, m + 2);
   }
   return true;
 }

@@ -721,6 +721,31 @@ static void lower_targs(lower_ctx *L, wl_expr *e, CXCursor callee) {
   free(k.v);
 }
 
+static bool punct_is(lower_ctx *L, CXToken t, const char *p);
+
+/* A call of a member of a dependent type (`GROUP::size()` with GROUP a
+ * template parameter), which libclang names with nothing: from the
+ * callee's tokens, `Q :: name` (no template arguments, no deeper nesting),
+ * its callee (a REF to nothing) is named `Q::name`; the call keeps no name,
+ * so nothing takes it for a function of that name. */
+static void lower_dependent_scope_name(lower_ctx *L, wl_expr *e, CXCursor callee) {
+  CXToken *toks = NULL;
+  unsigned nt = 0;
+  clang_tokenize(L->ctu, clang_getCursorExtent(callee), &toks, &nt);
+  if (nt == 3 && clang_getTokenKind(toks[0]) == CXToken_Identifier && punct_is(L, toks[1], "::") &&
+      clang_getTokenKind(toks[2]) == CXToken_Identifier) {
+    CXString q = clang_getTokenSpelling(L->ctu, toks[0]),
+             m = clang_getTokenSpelling(L->ctu, toks[2]);
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s::%s", clang_getCString(q), clang_getCString(m));
+    e->callee_expr->name = wl_arena_strdup(A(L), buf);
+    clang_disposeString(q);
+    clang_disposeString(m);
+  }
+  if (toks)
+    clang_disposeTokens(L->ctu, toks, nt);
+}
+
 static wl_expr *lower_call(lower_ctx *L, CXCursor c) {
   wl_expr *e = new_expr(L, c, WL_E_CALL);
   e->name = lower_take(L, clang_getCursorSpelling(c));
@@ -801,6 +826,8 @@ static wl_expr *lower_call(lower_ctx *L, CXCursor c) {
           (rk == CXCursor_FunctionDecl &&
            !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(ref))))
         lower_targs(L, e, callee);
+      else if (clang_Cursor_isNull(ref) && (!e->name || !*e->name) && e->callee_expr)
+        lower_dependent_scope_name(L, e, callee);
     }
   }
   /* a kernel launch: the configuration call that clang keeps as a child
