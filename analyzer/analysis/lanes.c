@@ -1686,11 +1686,63 @@ static long long asserted_dim(const wl_expr *e, const char *dim) {
   return k;
 }
 
+/* threadIdx.x (directly, or a local of f set once to it: fwht's `const int
+ * lane = threadIdx.x;`) plus 32 times a value that does not depend on
+ * threadIdx (`threadIdx.x + i * WARP_SIZE`, `src[i * warp_size + lane]`):
+ * the kernel reads rows of 32 elements with one thread per element, so
+ * its blocks are 32 threads wide, as with `threadIdx.x + 32 * threadIdx.y`
+ * (ggml's topk_moe_cuda and fwht_cuda, one warp per row threadIdx.y). */
+static bool names_tid(const wl_expr *e, int depth) {
+  e = wl_expr_strip(e);
+  if (!e || depth > 8)
+    return false;
+  if (e->kind == WL_E_MEMBER && e->nargs >= 1 && var_named(builtin_var(e->args[0]), "threadIdx"))
+    return true;
+  if (e->kind == WL_E_REF && e->var && is_local(e->var) && !(e->var->flags & WL_V_PARAM))
+    return e->var->init && names_tid(e->var->init, depth + 1); /* a loop counter from 0 */
+  for (unsigned i = 0; i < e->nargs; i++)
+    if (names_tid(e->args[i], depth + 1))
+      return true;
+  return false;
+}
+
+/* The terms of a sum (nested +), at most n. */
+static size_t sum_terms(const wl_expr *e, const wl_expr **t, size_t n, size_t k) {
+  e = wl_expr_strip(e);
+  if (!e || k >= n)
+    return k;
+  if (e->kind == WL_E_BINARY && e->op == WL_B_ADD && e->nargs == 2)
+    return sum_terms(e->args[1], t, n, sum_terms(e->args[0], t, n, k));
+  t[k] = e;
+  return k + 1;
+}
+
+static bool lane_chunk_evidence(const wl_func *f, const wl_expr *e) {
+  if (e->kind != WL_E_BINARY || e->op != WL_B_ADD || e->nargs != 2)
+    return false;
+  const wl_expr *t[8];
+  size_t n = sum_terms(e, t, 8, 0);
+  bool chunk = false, lane = false;
+  for (size_t i = 0; i < n; i++) {
+    const wl_expr *m = t[i];
+    long long k;
+    if (m->kind == WL_E_BINARY && m->op == WL_B_MUL && m->nargs == 2) {
+      int c = fold(m->args[0], &k) && k == 32 ? 0 : fold(m->args[1], &k) && k == 32 ? 1 : -1;
+      chunk = chunk || (c >= 0 && !names_tid(m->args[1 - c], 0));
+    }
+  }
+  for (size_t i = 0; i < n && chunk && !lane; i++)
+    lane = is_tid(t[i], "x") || is_tid(resolve_once(f, t[i]), "x");
+  return chunk && lane;
+}
+
 static bool find_row_evidence(const wl_expr *e, const wl_stmt *in, void *ud) {
   (void)in;
   finfo *fi = ud;
   if (e->kind == WL_E_BINARY) {
-    fi->rows_y = fi->rows_y || row_evidence(e, "y");
+    fi->rows_y = fi->rows_y || row_evidence(e, "y") ||
+                 ((fi->f->flags & WL_F_GLOBAL) && (!fi->launch_seen || fi->launch_bx <= 0) &&
+                  lane_chunk_evidence(fi->f, e));
     fi->rows_z = fi->rows_z || row_evidence(e, "z");
   } else if (assert_evidence(e)) {
     fi->rows_y = true;
