@@ -702,12 +702,91 @@ static bool small_helper(const wl_func *f) {
   return memory_lvalue(wl_expr_strip(x->args[0])) && v && v->kind == WL_E_REF;
 }
 
+/* x touches memory only through the function's parameters, at fixed places:
+ * `a.x`, `p->y`, `*p`, `p[2]` (not the object of a method: the accesses of
+ * a member call's object are not followed). */
+static bool param_place(const wl_expr *x) {
+  x = wl_expr_strip(x);
+  if (!x)
+    return false;
+  switch (x->kind) {
+  case WL_E_REF:
+    return x->var && (x->var->flags & WL_V_PARAM);
+  case WL_E_MEMBER:
+    return x->nargs >= 1 && param_place(x->args[0]);
+  case WL_E_INDEX: {
+    const wl_expr *i = x->nargs == 2 ? wl_expr_strip(x->args[1]) : NULL;
+    return i && i->kind == WL_E_INT && param_place(x->args[0]);
+  }
+  case WL_E_UNARY:
+    return x->op == WL_U_DEREF && x->nargs == 1 && param_place(x->args[0]);
+  default:
+    return false;
+  }
+}
+
+/* Every part of x reads or writes only what the parameters give: parameters,
+ * constants, fixed places of their memory, calls of functions defined
+ * elsewhere (fmaxf); no other variable, no lane id, no index that varies. */
+static bool param_expr(const wl_expr *x) {
+  if (!x)
+    return true;
+  switch (x->kind) {
+  case WL_E_INT:
+  case WL_E_FLOAT:
+  case WL_E_BOOL:
+    return true;
+  case WL_E_REF:
+    return !x->var || (x->var->flags & (WL_V_PARAM | WL_V_CONSTEXPR)) || x->var->has_ival;
+  case WL_E_MEMBER:
+  case WL_E_INDEX:
+    return param_place(x);
+  case WL_E_UNARY:
+    if (x->op == WL_U_DEREF)
+      return param_place(x);
+    break;
+  case WL_E_CALL:
+    if (x->callee)
+      return false;
+    break;
+  case WL_E_BINARY:
+  case WL_E_COND:
+  case WL_E_CAST:
+    break;
+  default:
+    return false;
+  }
+  for (unsigned i = 0; i < x->nargs; i++)
+    if (!param_expr(x->args[i]))
+      return false;
+  return true;
+}
+
+/* A helper that only combines what its parameters give, at fixed places of
+ * the memory they point or refer to, in a few statements with no branch
+ * (helper_math.h's `operator+=(float3 &a, float3 b) { a.x += b.x; ... }`):
+ * which element it touches, and so which lanes meet, is its caller's choice,
+ * and the caller's line is where the fix goes. */
+static bool param_helper(const wl_func *f) {
+  const wl_stmt *b = f ? f->body : NULL;
+  if (!b || b->kind != WL_S_COMPOUND || !b->nkids || b->nkids > 8 ||
+      (f->flags & (WL_F_GLOBAL | WL_F_LAMBDA)))
+    return false;
+  for (unsigned i = 0; i < b->nkids; i++) {
+    const wl_stmt *k = b->kids[i];
+    if (!k || !k->expr || (k->kind != WL_S_EXPR && k->kind != WL_S_RETURN) ||
+        !param_expr(k->expr))
+      return false;
+  }
+  return true;
+}
+
 /* Where an access made in the functions being run is reported (wl_smem_access.site). */
 static const wl_expr *access_site(const ctx *c) {
   const wl_expr *site = NULL;
   for (unsigned k = c->nfns; k-- > 1;) {
     const fnframe *fr = c->fns[k];
-    if (!fr->call || !small_helper(fr->f))
+    if (!fr->call || !(small_helper(fr->f) || param_helper(fr->f)))
       break;
     site = fr->call;
   }
