@@ -730,9 +730,11 @@ static bool names_thread_block(const wl_expr *g) {
 
 /* A call of a static member function of a template type parameter of f
  * without arguments (`GROUP::size()`, lowered with no name and a callee
- * named `GROUP::size`): *r is what the member functions of that name without
- * parameters that the file defines return, joined (the type is one of the
- * file's: NCCL's warp_group<NUM_WARPS, STARTING_WARPS>, whose `static
+ * named `GROUP::size`): *r is what the static member functions of that name
+ * without parameters that the file defines return, joined; one that is not
+ * static, such as NCCL's ncclCoopWarp::size() const, cannot be called so
+ * (the type is one of the file's: NCCL's warp_group<NUM_WARPS,
+ * STARTING_WARPS>, whose `static
  * constexpr int size() { return 32 * NUM_WARPS; }` is a multiple of 32 the
  * same in every lane and whose thread_rank() is threadIdx.x - 32 *
  * STARTING_WARPS), or, when the file defines none (or none analyzed yet),
@@ -753,7 +755,7 @@ static bool dependent_member_call(const wl_lanes *L, const wl_func *f, const wl_
   bool any = false;
   for (unsigned k = 0; k < L->nfi; k++) {
     const finfo *g = &L->fi[k];
-    if (!g->f->name || strcmp(g->f->name, name) != 0 || !(g->f->flags & WL_F_METHOD) ||
+    if (!g->f->name || strcmp(g->f->name, name) != 0 || !(g->f->flags & WL_F_STATIC) ||
         g->f->nparams)
       continue;
     if (!g->analyzed || !g->ret_prev.set) {

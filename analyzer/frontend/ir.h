@@ -237,7 +237,8 @@ enum {
   WL_F_HOST = 1u << 2,   /* __host__ (explicit or implicit) */
   WL_F_LAMBDA = 1u << 3,
   WL_F_TEMPLATE = 1u << 4, /* body of a template (each source site once) */
-  WL_F_METHOD = 1u << 5
+  WL_F_METHOD = 1u << 5,
+  WL_F_STATIC = 1u << 6 /* a static member function */
 };
 
 /* One instantiation of a function template seen in the TU (an explicit

@@ -1591,6 +1591,8 @@ static wl_func *lower_function(lower_ctx *L, CXCursor c, unsigned extra) {
   f->loc = lower_expansion_loc(L, clang_getCursorLocation(c));
   f->range = mkrange(L, c);
   f->flags = extra;
+  if (clang_getCursorKind(c) == CXCursor_CXXMethod && clang_CXXMethod_isStatic(c))
+    f->flags |= WL_F_STATIC;
   {
     CXFile ff = NULL;
     CXSourceLocation cl = clang_getCursorLocation(c);
