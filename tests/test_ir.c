@@ -333,6 +333,54 @@ START_TEST(test_template_instantiations) {
 }
 END_TEST
 
+/* `Iterate<1, (1 << STEPS)>::Scan(...)` in a member of an enclosing class
+ * template: a dependent name clang leaves unresolved. The call gets the
+ * member's name, the class template's parameter names and the arguments its
+ * qualifier names, and is linked to the primary template's member that takes
+ * that many arguments (not the partial specialization's, nor a member of
+ * another class of the same name). */
+START_TEST(test_dependent_class_member_calls) {
+  wl_tu *tu =
+      parse_src("template <int L, int STEPS = L> struct Scan {\n"
+                "  template <int OFF, int WIDTH> struct Iterate {\n"
+                "    template <typename T> static __device__ T Run(T x, int tid) {\n"
+                "      return Iterate<OFF * 2, WIDTH>::Run(x, tid);\n"
+                "    }\n"
+                "  };\n"
+                "  template <int WIDTH> struct Iterate<WIDTH, WIDTH> {\n"
+                "    template <typename T> static __device__ T Run(T x, int) { return x; }\n"
+                "  };\n"
+                "  template <typename T> static __device__ T Go(T x, int tid = threadIdx.x) {\n"
+                "    return Iterate<1, (1 << STEPS)>::Run(x, tid);\n"
+                "  }\n"
+                "};\n"
+                "template <int L> struct Other {\n"
+                "  template <int OFF, int W> struct Iterate {\n"
+                "    template <typename T> static __device__ T Run(T x, int tid) { return x; }\n"
+                "  };\n"
+                "};\n");
+  const wl_func *go = func(tu, "Go");
+  ck_assert_ptr_nonnull(go);
+  const wl_expr *c = nth_expr(go, WL_E_CALL, "Run", 0);
+  ck_assert_ptr_nonnull(c);
+  ck_assert_ptr_nonnull(c->callee_class_usr);
+  ck_assert_uint_eq(c->nctparams, 2);
+  ck_assert_str_eq(c->ctparams[0], "OFF");
+  ck_assert_str_eq(c->ctparams[1], "WIDTH");
+  ck_assert_uint_eq(c->nctargs, 2);
+  ck_assert(c->ctargs[0] && c->ctargs[0]->has_ival && c->ctargs[0]->ival == 1);
+  ck_assert_ptr_nonnull(c->ctargs[1]); /* (1 << STEPS), evaluated by the analysis */
+  ck_assert_uint_eq(c->ntargs, 0);
+  const wl_func *run = c->callee;
+  ck_assert_ptr_nonnull(run);
+  ck_assert_uint_eq(run->loc.line, 3); /* the primary template's, not line 8's or line 16's */
+  const wl_expr *r = nth_expr(run, WL_E_CALL, "Run", 0);
+  ck_assert_ptr_nonnull(r);
+  ck_assert_ptr_eq(r->callee, run); /* the recursion */
+  wl_tu_free(tu);
+}
+END_TEST
+
 /* A call naming a function template's arguments keeps each argument's
  * expression in order, types left out (NULL), in a template as outside one,
  * whatever the types in between (`int` has no cursor of its own). */
@@ -707,6 +755,7 @@ Suite *wl_suite_ir(void) {
   tcase_add_test(tc, test_host_min_max_math);
   tcase_add_test(tc, test_batches);
   tcase_add_test(tc, test_call_template_arguments);
+  tcase_add_test(tc, test_dependent_class_member_calls);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -145,6 +145,17 @@ struct wl_expr {
    * type or one not lowered; not among args (visitors do not walk them) */
   wl_expr **targs;
   unsigned ntargs;
+  /* CALL of a member of a class template named through a dependent
+   * qualifier (`Iterate<1, (1 << STEPS)>::Scan(...)` in a member of an
+   * enclosing class template), which clang leaves unresolved: the class
+   * template's USR, its template parameters' names in order (nctparams),
+   * and the arguments the qualifier names, as targs (nctargs <= nctparams);
+   * NULL / 0 for any other call */
+  const char *callee_class_usr;
+  const char **ctparams;
+  unsigned nctparams;
+  wl_expr **ctargs;
+  unsigned nctargs;
   wl_loc callee_decl;     /* where the callee is declared */
   bool callee_in_prelude; /* declared by warplint's CUDA prelude or a toolkit header */
   bool callee_is_method;  /* member call (obj.f()) */

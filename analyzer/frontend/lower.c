@@ -641,7 +641,7 @@ static void fill_callee(lower_ctx *L, wl_expr *e, CXCursor ref) {
  * name's `<` and its `>`, and each is the callee's child expression that
  * lies in its tokens (libclang visits the non-type arguments as children, but
  * not types such as `int`, so the children alone do not give the order). */
-static void lower_targs(lower_ctx *L, wl_expr *e, CXCursor callee) {
+static void lower_targs(lower_ctx *L, wl_expr *e, CXCursor callee, bool qualifier) {
   CXToken *toks = NULL;
   unsigned nt = 0;
   clang_tokenize(L->ctu, clang_getCursorExtent(callee), &toks, &nt);
@@ -684,8 +684,10 @@ static void lower_targs(lower_ctx *L, wl_expr *e, CXCursor callee) {
         close_arg = true;
         if (i + 1 < nt) { /* Iterate<P / 2>::Invoke: a class's arguments, not the function's */
           CXString ns = clang_getTokenSpelling(L->ctu, toks[i + 1]);
-          closed = strcmp(clang_getCString(ns), "::") != 0;
+          closed = (strcmp(clang_getCString(ns), "::") != 0) != qualifier;
           clang_disposeString(ns);
+        } else if (qualifier) {
+          closed = false;
         }
       }
       if (close_arg) {
@@ -704,9 +706,15 @@ static void lower_targs(lower_ctx *L, wl_expr *e, CXCursor callee) {
     clang_disposeTokens(L->ctu, toks, nt);
   if (!closed || !na)
     return;
-  e->targs = wl_arena_alloc(A(L), na * sizeof *e->targs);
-  memset(e->targs, 0, na * sizeof *e->targs);
-  e->ntargs = na;
+  wl_expr **args = wl_arena_alloc(A(L), na * sizeof *args);
+  memset(args, 0, na * sizeof *args);
+  if (qualifier) {
+    e->ctargs = args;
+    e->nctargs = na;
+  } else {
+    e->targs = args;
+    e->ntargs = na;
+  }
   kids k = children(callee);
   for (unsigned i = 0; i < k.n; i++) {
     if (!is_expr_kind(clang_getCursorKind(k.v[i])))
@@ -715,8 +723,8 @@ static void lower_targs(lower_ctx *L, wl_expr *e, CXCursor callee) {
     clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(k.v[i])), NULL, NULL, NULL,
                                &off);
     for (unsigned a = 0; a < na; a++)
-      if (off >= starts[a] && off < ends[a] && !e->targs[a])
-        e->targs[a] = lower_expr(L, k.v[i]);
+      if (off >= starts[a] && off < ends[a] && !args[a])
+        args[a] = lower_expr(L, k.v[i]);
   }
   free(k.v);
 }
@@ -744,6 +752,71 @@ static void lower_dependent_scope_name(lower_ctx *L, wl_expr *e, CXCursor callee
   }
   if (toks)
     clang_disposeTokens(L->ctu, toks, nt);
+}
+
+/* `Iterate<1, (1 << STEPS)>::Scan(...)` in a member of an enclosing class
+ * template (or of Iterate itself): clang keeps a dependent name whose
+ * children are the class template's reference and the arguments. The call
+ * gets the member's name
+ * (the last identifier of the callee), the class template's USR and
+ * parameter names, and the arguments (lower_targs), for lower_link_calls and
+ * the analyses. */
+static void lower_dependent_member(lower_ctx *L, wl_expr *e, CXCursor callee) {
+  kids k = children(callee);
+  CXCursor tmpl = clang_getNullCursor();
+  for (unsigned i = 0; i < k.n && clang_Cursor_isNull(tmpl); i++)
+    if (clang_getCursorKind(k.v[i]) == CXCursor_TemplateRef) {
+      CXCursor r = clang_getCursorReferenced(k.v[i]);
+      if (clang_getCursorKind(r) == CXCursor_ClassTemplate)
+        tmpl = r;
+    }
+  free(k.v);
+  if (clang_Cursor_isNull(tmpl))
+    return;
+  CXToken *toks = NULL;
+  unsigned nt = 0;
+  clang_tokenize(L->ctu, clang_getCursorExtent(callee), &toks, &nt);
+  const char *name = NULL;
+  if (nt >= 3 && clang_getTokenKind(toks[nt - 1]) == CXToken_Identifier) {
+    CXString sep = clang_getTokenSpelling(L->ctu, toks[nt - 2]);
+    if (strcmp(clang_getCString(sep), "::") == 0)
+      name = lower_take(L, clang_getTokenSpelling(L->ctu, toks[nt - 1]));
+    clang_disposeString(sep);
+  }
+  if (toks)
+    clang_disposeTokens(L->ctu, toks, nt);
+  if (!name || !*name)
+    return;
+  /* only a class template of the caller's own class, or nested in it (the
+   * members of the current instantiation): a class elsewhere (a library's)
+   * is left to its own analysis as before */
+  const char *cu = lower_take(L, clang_getCursorUSR(tmpl));
+  const char *fu = L->cur_func ? L->cur_func->usr : NULL;
+  const char *fpos = fu ? strstr(fu, "@F@") : NULL, *ft = fu ? strstr(fu, "@FT@") : NULL;
+  if (ft && (!fpos || ft < fpos))
+    fpos = ft;
+  size_t plen = fpos ? (size_t)(fpos - fu) : 0;
+  if (!plen || strncmp(cu, fu, plen) != 0 || (cu[plen] && cu[plen] != '@'))
+    return;
+  kids tk = children(tmpl);
+  const char **pn = wl_arena_alloc(A(L), (tk.n + 1) * sizeof *pn);
+  unsigned got = 0;
+  for (unsigned i = 0; i < tk.n; i++) {
+    enum CXCursorKind ck = clang_getCursorKind(tk.v[i]);
+    if (ck == CXCursor_TemplateTypeParameter || ck == CXCursor_NonTypeTemplateParameter ||
+        ck == CXCursor_TemplateTemplateParameter)
+      pn[got++] = lower_take(L, clang_getCursorSpelling(tk.v[i]));
+  }
+  free(tk.v);
+  e->name = name;
+  e->callee_class_usr = cu;
+  e->ctparams = pn;
+  e->nctparams = got;
+  lower_targs(L, e, callee, true);
+  if (e->nctargs > e->nctparams) {
+    e->ctargs = NULL;
+    e->nctargs = 0;
+  }
 }
 
 static wl_expr *lower_call(lower_ctx *L, CXCursor c) {
@@ -825,9 +898,12 @@ static wl_expr *lower_call(lower_ctx *L, CXCursor c) {
       if (rk == CXCursor_OverloadedDeclRef || rk == CXCursor_FunctionTemplate ||
           (rk == CXCursor_FunctionDecl &&
            !clang_Cursor_isNull(clang_getSpecializedCursorTemplate(ref))))
-        lower_targs(L, e, callee);
-      else if (clang_Cursor_isNull(ref) && (!e->name || !*e->name) && e->callee_expr)
-        lower_dependent_scope_name(L, e, callee);
+        lower_targs(L, e, callee, false);
+      else if ((clang_Cursor_isNull(ref) || clang_isInvalid(rk)) && (!e->name || !*e->name)) {
+        lower_dependent_member(L, e, callee);
+        if ((!e->name || !*e->name) && clang_Cursor_isNull(ref) && e->callee_expr)
+          lower_dependent_scope_name(L, e, callee);
+      }
     }
   }
   /* a kernel launch: the configuration call that clang keeps as a child
@@ -1850,6 +1926,39 @@ static int cmp_usr_slot(const void *a, const void *b) {
   return c ? c : x->order < y->order ? -1 : x->order > y->order;
 }
 
+/* The member of a class template a dependent qualifier names
+ * (lower_dependent_member): the first function of the class (its USR the
+ * class's followed by @F@ or @FT@) with the call's name that takes that many
+ * arguments; NULL when none. */
+static wl_func *class_member(const usr_slot *by_usr, size_t n, const wl_expr *e) {
+  const char *cu = e->callee_class_usr;
+  size_t len = strlen(cu);
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (strcmp(by_usr[mid].f->usr, cu) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  wl_func *best = NULL;
+  size_t order = 0;
+  for (size_t i = lo; i < n && strncmp(by_usr[i].f->usr, cu, len) == 0; i++) {
+    wl_func *f = by_usr[i].f;
+    if ((strncmp(f->usr + len, "@F@", 3) != 0 && strncmp(f->usr + len, "@FT@", 4) != 0) ||
+        !f->name || strcmp(f->name, e->name) != 0 || f->nparams < e->nargs)
+      continue;
+    unsigned required = 0;
+    for (unsigned k = 0; k < f->nparams; k++)
+      required += f->params[k]->init == NULL;
+    if (required <= e->nargs && (!best || by_usr[i].order < order)) {
+      best = f;
+      order = by_usr[i].order;
+    }
+  }
+  return best;
+}
+
 /* Each call gets the first function of L->funcs (source order) with its
  * callee's USR and a body: a sorted index and a binary search per call,
  * where comparing every call with every function was quadratic. */
@@ -1883,6 +1992,8 @@ void lower_link_calls(lower_ctx *L) {
       if (lo < n && strcmp(by_usr[lo].f->usr, usr) == 0)
         e->callee = by_usr[lo].f;
     }
+    if (!e->callee && e->callee_class_usr && e->name)
+      e->callee = class_member(by_usr, n, e);
   }
   free(by_usr);
 }

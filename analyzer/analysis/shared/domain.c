@@ -403,7 +403,7 @@ const wl_lform *smd_param_form(ctx *c, const void *key, const char *name, long l
 /* In a 1-D block: K == blockDim.x / 32 (1..32) and W, the warp's index in the
  * block, with W <= K - 1 (threadIdx.x < blockDim.x; W >= 0 from its range). */
 unsigned smd_warps_sym(ctx *c) { return wl_sym_named(&c->lc, NULL, "%ntid.x/32", 1, 32); }
-static unsigned warp_sym(ctx *c) {
+unsigned smd_warp_sym(ctx *c) {
   unsigned w = wl_sym_named(&c->lc, NULL, "%warp", 0, 31);
   if (!c->multi_dim) /* there blockDim.x is not 32 * K */
     wl_sym_set_below(&c->lc, w, smd_warps_sym(c));
@@ -413,7 +413,7 @@ static unsigned warp_sym(ctx *c) {
 /* The thread's linear rank in the block (threadIdx.x in a 1-D block). */
 const wl_lform *smd_thread_x(ctx *c) {
   /* threadIdx.x == 32 * W + lane (blockDim.x a multiple of 32) */
-  return wl_lf_add(&c->lc, wl_lf_lane(&c->lc), wl_lf_sym(&c->lc, warp_sym(c), WL_LANES));
+  return wl_lf_add(&c->lc, wl_lf_lane(&c->lc), wl_lf_sym(&c->lc, smd_warp_sym(c), WL_LANES));
 }
 
 bool smd_is_int_type(unsigned t) {

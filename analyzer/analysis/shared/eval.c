@@ -444,29 +444,85 @@ static addr local_elem(ctx *c, const wl_var *arr, const wl_expr *e, const val *i
   return a;
 }
 
+static bool struct_type(unsigned t) {
+  return !(t & (WL_T_INTEGER | WL_T_FLOATING | WL_T_POINTER | WL_T_REFERENCE | WL_T_ARRAY));
+}
+
+/* The struct an expression names when it is a struct passed by value to an
+ * uncalled device function, a struct member of one, or a copy of either
+ * handed on to a function it calls (val.obj); NULL for anything else. */
+static const val *obj_val(ctx *c, state *st, const wl_expr *e) {
+  e = wl_expr_strip(e);
+  if (!e || !struct_type(e->type) || (c->root->flags & WL_F_GLOBAL) || c->root_params_uniform)
+    return NULL;
+  const val *base = NULL;
+  if (e->kind == WL_E_REF && e->var) {
+    const wl_var *v = e->var;
+    if (!(v->flags & WL_V_PARAM))
+      return NULL;
+    const val *b = smd_st_lookup(st, v);
+    if (b)
+      return b->obj ? b : NULL;
+    bool root_param = false;
+    for (unsigned i = 0; i < c->root->nparams && !root_param; i++)
+      root_param = c->root->params[i] == v;
+    if (!root_param)
+      return NULL;
+    val *o = smd_new_val(c, V_UNK);
+    o->obj = v;
+    o->objpath = smd_intern(c, "");
+    return o;
+  }
+  if (e->kind != WL_E_MEMBER || e->arrow || !e->name)
+    return NULL;
+  if (e->nargs == 1)
+    base = obj_val(c, st, e->args[0]);
+  else if (e->nargs == 0 && c->nfns)
+    base = c->fns[c->nfns - 1]->thisobj;
+  if (!base)
+    return NULL;
+  val *o = smd_new_val(c, V_UNK);
+  o->obj = base->obj;
+  o->objpath = join_field(c, *base->objpath ? base->objpath : NULL, e->name);
+  return o;
+}
+
+/* A member of a struct of val.obj used as a pointer (indexed, dereferenced):
+ * the member of a type that depends on the template's parameters was a
+ * pointer (raking_details.warpscan handed on to WarpScan::Invoke as its
+ * `warpscan`), whose memory is that member's (member_storage). The struct
+ * parameter itself so used (an iterator `it[i]`) is not taken as memory. */
+static const val *obj_storage(ctx *c, const val *o, const wl_expr *e) {
+  val *p = (val *)smd_param_storage(c, o->obj);
+  if (*o->objpath)
+    p->tag = join_field(c, o->obj->name, o->objpath);
+  p->vol = p->vol || (e->type & WL_T_VOLATILE);
+  return p;
+}
+
 /* rd.warpscan[1][0] with rd a struct passed by value to a device function
  * that no function of the file calls (b40c's `RakingDetails raking_details`
  * of CooperativeTileScan::ScanTileWithEnqueue): the member is a pointer its
  * caller filled, to memory of unknown space as the function's own pointer
- * parameters are (smd_param_storage), each member a storage of its own;
- * NULL for anything else. */
+ * parameters are (smd_param_storage), each member a storage of its own. The
+ * same for such a struct's struct members and for copies of either handed on
+ * (WarpSoaScan::Scan(..., raking_soa_details.warpscan_partials, ...)), and
+ * for the members a method of such a struct names without an object
+ * (`t0[row][col] = tuple.t0` in the tuple's Set). NULL for anything else. */
 static const val *member_storage(ctx *c, state *st, const wl_expr *m) {
-  if (!m || m->kind != WL_E_MEMBER || m->arrow || m->nargs != 1 || !m->name ||
+  if (!m || m->kind != WL_E_MEMBER || m->arrow || m->nargs > 1 || !m->name ||
       (m->type & (WL_T_INTEGER | WL_T_FLOATING)) || (c->root->flags & WL_F_GLOBAL) ||
       c->root_params_uniform)
     return NULL;
-  const wl_expr *b = wl_expr_strip(m->args[0]);
-  const wl_var *v = b && b->kind == WL_E_REF ? b->var : NULL;
-  if (!v || !(v->flags & WL_V_PARAM) || smd_st_lookup(st, v) ||
-      (v->type & (WL_T_INTEGER | WL_T_FLOATING | WL_T_POINTER | WL_T_REFERENCE | WL_T_ARRAY)))
+  const val *o = NULL;
+  if (m->nargs == 1)
+    o = obj_val(c, st, m->args[0]);
+  else if (c->nfns)
+    o = c->fns[c->nfns - 1]->thisobj;
+  if (!o)
     return NULL;
-  bool root_param = false;
-  for (unsigned i = 0; i < c->root->nparams && !root_param; i++)
-    root_param = c->root->params[i] == v;
-  if (!root_param)
-    return NULL;
-  val *p = (val *)smd_param_storage(c, v);
-  p->tag = join_field(c, v->name, m->name);
+  val *p = (val *)smd_param_storage(c, o->obj);
+  p->tag = join_field(c, o->obj->name, *o->objpath ? join_field(c, o->objpath, m->name) : m->name);
   p->vol = (m->type & WL_T_VOLATILE) != 0;
   return p;
 }
@@ -547,6 +603,8 @@ addr sme_eval_addr(ctx *c, state *st, const wl_expr *e) {
         p = sme_eval(c, st, base);
     } else {
       p = sme_eval(c, st, base);
+      if (p->kind == V_UNK && p->obj && *p->objpath)
+        p = obj_storage(c, p, base);
       if (p->kind != V_PTR) {
         const val *m = member_storage(c, st, sb);
         p = m ? m : p;
@@ -563,6 +621,8 @@ addr sme_eval_addr(ctx *c, state *st, const wl_expr *e) {
   case WL_E_UNARY:
     if (e->op == WL_U_DEREF && e->nargs == 1) {
       const val *p = sme_eval(c, st, e->args[0]);
+      if (p->kind == V_UNK && p->obj && *p->objpath)
+        p = obj_storage(c, p, e->args[0]);
       if (p->kind != V_PTR) {
         none.uni = p->kind == V_UNK && p->uni && (e->args[0]->type & WL_T_POINTER);
         return none;
@@ -760,29 +820,24 @@ static const val *arith_forms(ctx *c, int op, const val *a, const val *b, const 
   return smd_vint(c, r, uni);
 }
 
-/* A thread's position v (val.tpos) as a lane form: a number of each lane,
- * not known, the same wherever v flows (its symbols are keyed by v). */
+/* A thread's position v (val.tpos) in a bounds test against a host-chosen
+ * number: one unknown for every lane of the warp, keyed by v. A warp's
+ * positions lie within a few dozen of each other, and a host-chosen bound is
+ * taken to keep the lanes apart (as everywhere here), so every lane lies on
+ * the same side of it: all of them stay, or none. (32 symbols, one a lane,
+ * are more than a constraint row holds; before, a stack buffer handed to the
+ * symbol table as the name made the 32 one symbol by accident.) */
 static const wl_lform *position_form(ctx *c, const val *v) {
-  const wl_lform *f = wl_lf_const(&c->lc, 0);
-  for (unsigned l = 0; l < WL_LANES && f; l++) {
-    char name[16];
-    snprintf(name, sizeof name, "%%tpos%u", l);
-    long long k[WL_LANES] = {0};
-    k[l] = 1;
-    const wl_lform *s = wl_lf_sym(&c->lc, wl_sym_named(&c->lc, v, name, -WL_INF, WL_INF), 1);
-    f = wl_lf_add(&c->lc, f, wl_lf_mul(&c->lc, s, wl_lf_lanes(&c->lc, k)));
-  }
-  return f;
+  return wl_lf_sym(&c->lc, wl_sym_named(&c->lc, v, "%tpos", -WL_INF, WL_INF), 1);
 }
 
 const val *sme_compare(ctx *c, int op, const val *a, const val *b) {
   const wl_lform *fa = smd_int_form(a), *fb = smd_int_form(b);
   /* a bounds test of a thread's position in a 2-D or 3-D block against a
    * host-chosen number (kaldi's `if (j >= dim_N.cols) return;` with j =
-   * blockIdx.x * blockDim.x + threadIdx.x): each lane's position is a number
-   * of its own, so that the lanes that stay are those whose position is
-   * below the bound, every lane for a bound large enough (as for
-   * threadIdx.x in a 1-D block), instead of a condition not known per lane */
+   * blockIdx.x * blockDim.x + threadIdx.x): every lane stays for a bound
+   * large enough, none for a small one (position_form), instead of a
+   * condition not known per lane */
   if (!fa && fb && a->tpos && wl_lf_uniform(fb) && wl_lf_has_param(&c->lc, fb))
     fa = position_form(c, a);
   else if (!fb && fa && b->tpos && wl_lf_uniform(fa) && wl_lf_has_param(&c->lc, fa))
@@ -985,6 +1040,31 @@ static const val *this_of(ctx *c, state *st, const wl_expr *e, const wl_func *f)
   return r;
 }
 
+/* A method, a member function template included (lowering marks only the
+ * plain ones WL_F_METHOD): its USR names a class before the function. */
+static bool member_function(const wl_func *f) {
+  if (f->flags & WL_F_METHOD)
+    return true;
+  const char *ft = f->usr ? strstr(f->usr, "@FT@") : NULL;
+  if (!ft)
+    return false;
+  for (const char *p = f->usr; p + 3 <= ft; p++)
+    if (p[0] == '@' && p[1] == 'S' && (p[2] == '@' || p[2] == 'T' || p[2] == 'P'))
+      return true;
+  return false;
+}
+
+/* The object of a method call when it is a struct of an uncalled root
+ * passed by value (obj_val): obj.f(), or f() in a method of such an object. */
+static const val *this_obj(ctx *c, state *st, const wl_expr *e, const wl_func *f) {
+  const wl_expr *ce = e->callee_expr ? wl_expr_strip(e->callee_expr) : NULL;
+  if (!member_function(f) || !ce || ce->kind != WL_E_MEMBER || ce->arrow)
+    return NULL;
+  if (ce->nargs == 0)
+    return c->nfns ? c->fns[c->nfns - 1]->thisobj : NULL;
+  return ce->nargs == 1 ? obj_val(c, st, ce->args[0]) : NULL;
+}
+
 static const val *inline_call(ctx *c, state *st, const wl_expr *e, const wl_func *f,
                               unsigned first) {
   bool recursive = false;
@@ -1029,6 +1109,18 @@ static const val *inline_call(ctx *c, state *st, const wl_expr *e, const wl_func
     }
     tvals[i] = tf;
   }
+  /* the class template's arguments the qualifier names (Iterate<1, WIDTH>::) */
+  const wl_lform **ctvals = NULL;
+  for (unsigned i = 0; i < e->nctargs && i < e->nctparams; i++) {
+    const wl_lform *tf = e->ctargs[i] ? smd_int_form(sme_eval(c, st, e->ctargs[i])) : NULL;
+    if (!tf || !wl_lf_uniform(tf))
+      continue;
+    if (!ctvals) {
+      ctvals = wl_arena_alloc(&c->ar, e->nctparams * sizeof *ctvals);
+      memset(ctvals, 0, e->nctparams * sizeof *ctvals);
+    }
+    ctvals[i] = tf;
+  }
   state cs;
   smd_st_init(&cs);
   cs.live = true;
@@ -1048,7 +1140,9 @@ static const val *inline_call(ctx *c, state *st, const wl_expr *e, const wl_func
   fr.f = f;
   fr.call = e;
   fr.thisv = this_of(c, st, e, f);
+  fr.thisobj = this_obj(c, st, e, f);
   fr.tvals = tvals;
+  fr.ctvals = ctvals;
   const wl_func *saved_fn = c->fn;
   const wl_stmt *saved_stmt = c->stmt;
   const wl_expr *saved_call = c->root_call;
@@ -1244,9 +1338,37 @@ bool sme_dependent_builtin_op(const wl_expr *e) {
          (!e->callee || e->callee->ntparams > 0 || (e->callee->flags & WL_F_TEMPLATE));
 }
 
+/* obj.Set(v, 1, tid) on a struct of an uncalled root passed by value whose
+ * type is a template parameter (b40c's WarpscanSoa, a soa_tuple.cuh Tuple of
+ * pointers to shared rows): a dependent call that no one resolved. The first
+ * method of the file with that name that takes that many arguments is run
+ * (the tuple's specializations each store or load their pointer members the
+ * same way; any one stands for all), with the struct as its object. */
+static const wl_func *dependent_method(ctx *c, state *st, const wl_expr *e) {
+  const wl_expr *ce = e->callee_expr ? wl_expr_strip(e->callee_expr) : NULL;
+  if (e->callee || !e->name || !*e->name || !ce || ce->kind != WL_E_MEMBER || ce->arrow ||
+      ce->nargs != 1 || !(ce->args[0]->type & WL_T_DEPENDENT) || !obj_val(c, st, ce->args[0]))
+    return NULL;
+  for (unsigned i = 0; i < c->tu->nfuncs; i++) {
+    const wl_func *f = c->tu->funcs[i];
+    if (!f->body || !f->name || strcmp(f->name, e->name) != 0 || f->nparams < e->nargs ||
+        !member_function(f))
+      continue;
+    unsigned required = 0;
+    for (unsigned k = 0; k < f->nparams; k++)
+      required += f->params[k]->init == NULL;
+    if (required <= e->nargs)
+      return f;
+  }
+  return NULL;
+}
+
 static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
   if (e->callee && e->callee->body && !sme_dependent_builtin_op(e))
     return inline_call(c, st, e, e->callee, 0);
+  const wl_func *method = dependent_method(c, st, e);
+  if (method)
+    return inline_call(c, st, e, method, 0);
   const wl_func *targ = template_function_arg(c, e);
   if (targ)
     return inline_call(c, st, e, targ, 0);
@@ -1615,6 +1737,9 @@ const val *sme_eval(ctx *c, state *st, const wl_expr *e) {
         for (unsigned i = 0; fr && fr->tvals && fr->f == c->fn && i < c->fn->ntparams; i++)
           if (fr->tvals[i] && strcmp(c->fn->tparams[i], e->name) == 0)
             return smd_vint(c, fr->tvals[i], true);
+        for (unsigned i = 0; fr && fr->ctvals && fr->f == c->fn && i < fr->call->nctparams; i++)
+          if (fr->ctvals[i] && fr->call->ctparams[i] && strcmp(fr->call->ctparams[i], e->name) == 0)
+            return smd_vint(c, fr->ctvals[i], true);
         for (unsigned i = 0; c->tinst && c->fn == c->root && i < c->root->ntparams; i++)
           if (c->tinst->known[i] && strcmp(c->root->tparams[i], e->name) == 0)
             return smd_vint(c, wl_lf_const(&c->lc, c->tinst->vals[i]), true);
@@ -1625,6 +1750,9 @@ const val *sme_eval(ctx *c, state *st, const wl_expr *e) {
       }
       return smd_vunk(true);
     }
+    const val *o = obj_val(c, st, e);
+    if (o)
+      return o;
     addr a = sme_eval_addr(c, st, e);
     const val *r = read_lvalue(c, st, e, a);
     if (r)
@@ -1635,6 +1763,9 @@ const val *sme_eval(ctx *c, state *st, const wl_expr *e) {
     const val *b = builtin_member(c, e);
     if (b)
       return b;
+    const val *o = obj_val(c, st, e);
+    if (o)
+      return o;
     addr a = sme_eval_addr(c, st, e);
     const val *r = read_lvalue(c, st, e, a);
     if (r)

@@ -127,6 +127,14 @@ typedef struct val {
    * a copy that changes nothing (acc.copy_off) */
   const struct val *from;
   unsigned from_seq;
+  /* V_UNK: a struct passed by value to an uncalled root, or a member of one
+   * that is a struct itself, copied on (b40c's `WarpscanSoa warpscan_partials`,
+   * a tuple of pointers to shared rows, or raking_details.warpscan_partials):
+   * the root's parameter and the member path from it ("" for the parameter
+   * itself); its pointer members point to memory of unknown space, each
+   * member a storage of its own (eval.c, member_storage) */
+  const wl_var *obj;
+  const char *objpath;
 } val;
 
 typedef struct guard guard;
@@ -228,10 +236,18 @@ typedef struct fnframe {
   /* a method's object when it is memory not analyzed: a warp-uniform unknown
    * when every lane calls it on the same object; NULL when not known */
   const val *thisv;
+  /* a method's object when it is such a struct (val.obj): its members, named
+   * in the method without an object (t0[row][col] = v), are the struct's */
+  const val *thisobj;
   /* f's non-type template parameters the call names (warpSegScan<T, traits,
    * false, 5>(...)), evaluated by the caller: [f->ntparams], NULL where not
    * named or not a warp-uniform number; NULL when none */
   const wl_lform **tvals;
+  /* the class template's parameters the call's qualifier names
+   * (`Iterate<1, WIDTH>::Scan(...)`, wl_expr.ctargs), evaluated by the
+   * caller: [call->nctparams], NULL where not named or not a warp-uniform
+   * number; NULL when none */
+  const wl_lform **ctvals;
 } fnframe;
 
 typedef struct ctx {
@@ -316,6 +332,8 @@ const wl_lform *smd_sym_form(ctx *c, const char *name, long long lo, long long h
 const wl_lform *smd_param_form(ctx *c, const void *key, const char *name, long long lo,
                                long long hi);
 unsigned smd_warps_sym(ctx *c);
+/* W, the warp's index in the block (threadIdx.x == 32 * W + lane) */
+unsigned smd_warp_sym(ctx *c);
 const wl_lform *smd_thread_x(ctx *c);
 bool smd_is_int_type(unsigned t);
 const val *smd_param_storage(ctx *c, const wl_var *v);

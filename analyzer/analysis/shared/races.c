@@ -674,10 +674,36 @@ static bool memory_lvalue(const wl_expr *x) {
                (x->kind == WL_E_UNARY && x->op == WL_U_DEREF));
 }
 
+/* A value given to a function: a variable (its parameter), or a member of
+ * one (tuple.t0). */
+static bool given_value(const wl_expr *v) {
+  v = wl_expr_strip(v);
+  if (v && v->kind == WL_E_MEMBER && !v->arrow && v->nargs == 1)
+    v = wl_expr_strip(v->args[0]);
+  return v && v->kind == WL_E_REF;
+}
+
+/* A load into a reference parameter: `retval = t0[col]` or `retval =
+ * TupleSlice(t0[col])` (one element made into the caller's type). */
+static bool load_to_param(const wl_func *f, const wl_expr *x) {
+  const wl_expr *l = wl_expr_strip(x->args[0]), *r = wl_expr_strip(x->args[1]);
+  if (!l || l->kind != WL_E_REF || !l->var || !(l->var->type & WL_T_REFERENCE) || !r)
+    return false;
+  bool param = false;
+  for (unsigned i = 0; i < f->nparams && !param; i++)
+    param = f->params[i] == l->var;
+  if (!param)
+    return false;
+  if ((r->kind == WL_E_CALL || r->kind == WL_E_OTHER) && r->nargs == 1)
+    r = wl_expr_strip(r->args[0]);
+  return memory_lvalue(r);
+}
+
 /* A load or store helper: a function whose body is one statement that loads
- * (`return *(volatile T *)p;`) or stores a value given to it (`*(volatile T
- * *)p = v;`), or that calls such a helper. A helper that computes (`s[tid] +=
- * s[tid + 16]`) is not one: its race is its own code's. */
+ * (`return *(volatile T *)p;`, `retval = T(t0[col]);` into a reference
+ * parameter) or stores a value given to it (`*(volatile T *)p = v;`,
+ * `t0[row][col] = tuple.t0;`), or that calls such a helper. A helper that
+ * computes (`s[tid] += s[tid + 16]`) is not one: its race is its own code's. */
 static bool small_helper(const wl_func *f) {
   const wl_stmt *b = f ? f->body : NULL;
   if (!b || (f->flags & (WL_F_GLOBAL | WL_F_LAMBDA)))
@@ -698,8 +724,8 @@ static bool small_helper(const wl_func *f) {
     return memory_lvalue(x);
   if (x->kind != WL_E_BINARY || x->op != WL_B_ASSIGN || x->nargs != 2)
     return false;
-  const wl_expr *v = wl_expr_strip(x->args[1]);
-  return memory_lvalue(wl_expr_strip(x->args[0])) && v && v->kind == WL_E_REF;
+  return (memory_lvalue(wl_expr_strip(x->args[0])) && given_value(x->args[1])) ||
+         load_to_param(f, x);
 }
 
 /* x touches memory only through the function's parameters, at fixed places:
@@ -793,6 +819,20 @@ static const wl_expr *access_site(const ctx *c) {
   return site;
 }
 
+/* An element chosen by the warp's index in the block (b40c's
+ * warp_comm[warp_id][0], with warp_id = threadIdx.x >> 5): a thread's own
+ * array would have no use for a slot per warp, so the memory is shared by
+ * the threads of the block, whatever its space. */
+static bool per_warp_element(ctx *c, const wl_lform *f) {
+  unsigned w = smd_warp_sym(c);
+  for (unsigned i = 1; i < f->n; i++) {
+    const wl_sym *s = &c->lc.syms[f->t[i].sym];
+    if (f->t[i].sym == w || (s->kind == WL_SYM_PRODUCT && (s->a == w || s->b == w)))
+      return true;
+  }
+  return false;
+}
+
 void smr_record_access(ctx *c, state *st, const wl_expr *e, const val *p, bool write,
                        const val *stored) {
   if (!c->record || !st->live)
@@ -817,7 +857,8 @@ void smr_record_access(ctx *c, state *st, const wl_expr *e, const val *p, bool w
   a->off = p->f;
   a->width = p->width > 1 ? p->width : 1;
   a->wval = write && stored ? smd_int_form(stored) : NULL;
-  a->maybe_own = p->space == WL_MEM_UNKNOWN && p->f && wl_lf_uniform(p->f);
+  a->maybe_own =
+      p->space == WL_MEM_UNKNOWN && p->f && wl_lf_uniform(p->f) && !per_warp_element(c, p->f);
   /* the value the lane's previous access read: nothing of the lane came between */
   const val *src =
       write && stored && stored->kind == V_UNK && stored->from_seq == c->seq ? stored->from : NULL;

@@ -19,12 +19,15 @@ typedef struct tu_scan {
   wl_hmap index; /* wl_func* -> its index in tu->funcs + 1 */
   bool *called;
   bool shared;
+  const wl_func *cur; /* the function whose body is walked */
 } tu_scan;
 
+/* a function that only calls itself (b40c's Iterate<LOAD, VEC + 1>::
+ * ExpandByWarp(cta, tile) recursing through its own template) has no caller */
 static bool scan_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
   (void)in;
   tu_scan *t = ud;
-  if (e->kind == WL_E_CALL && e->callee) {
+  if (e->kind == WL_E_CALL && e->callee && e->callee != t->cur) {
     uintptr_t i = (uintptr_t)wl_hmap_get(&t->index, e->callee);
     if (i)
       t->called[i - 1] = true;
@@ -43,11 +46,14 @@ static bool scan_stmt(const wl_stmt *s, void *ud) {
   return true;
 }
 
-/* Whether f has a pointer or reference parameter: the only storage a root
- * can reach in a file with no __shared__ variable (smd_param_storage). */
-static bool has_storage_param(const wl_func *f) {
+/* Whether f has a pointer or reference parameter (smd_param_storage), or,
+ * with structs, a struct passed by value (whose pointer members eval.c's
+ * member_storage follows): the only storage a root can reach in a file with
+ * no __shared__ variable. */
+static bool has_storage_param(const wl_func *f, bool structs) {
   for (unsigned i = 0; i < f->nparams; i++)
-    if (f->params[i]->type & (WL_T_POINTER | WL_T_REFERENCE))
+    if ((f->params[i]->type & (WL_T_POINTER | WL_T_REFERENCE)) ||
+        (structs && !(f->params[i]->type & (WL_T_INTEGER | WL_T_FLOATING | WL_T_ARRAY))))
       return true;
   return false;
 }
@@ -187,6 +193,16 @@ static bool names_warp_index(const char *name) {
   return !strstr(low, "tid") && !strstr(low, "lane") && !strstr(low, "thread");
 }
 
+static bool names_thread_x(const wl_expr *e, unsigned depth);
+
+/* `int warpscan_tid = threadIdx.x`: a parameter whose default argument is the
+ * thread's index says what its callers pass (b40c's warp scans, whose index
+ * goes on to a tuple's Set and Get rather than into a subscript). */
+static bool defaults_to_thread_x(const wl_var *p) {
+  const wl_expr *d = p->init ? wl_expr_strip(p->init) : NULL;
+  return d && d->kind == WL_E_MEMBER && names_thread_x(d, 0);
+}
+
 static void scan_params(ctx *c, const wl_func *f) {
   unsigned n = f->nparams;
   if (!n)
@@ -199,8 +215,8 @@ static void scan_params(ctx *c, const wl_func *f) {
     const wl_var *p = f->params[i];
     if (ps.array[i] && (p->type & WL_T_POINTER))
       wl_vec_push(&c->array_params, (void *)p);
-    if (!kernel && ps.plain[i] && ps.moved[i] && smd_is_int_type(p->type) &&
-        !(p->type & WL_T_POINTER) && !names_warp_index(p->name))
+    if (!kernel && smd_is_int_type(p->type) && !(p->type & WL_T_POINTER) &&
+        ((ps.plain[i] && ps.moved[i] && !names_warp_index(p->name)) || defaults_to_thread_x(p)))
       wl_vec_push(&c->tid_params, (void *)p);
   }
   free(ps.plain);
@@ -416,6 +432,7 @@ wl_smem *wl_smem_build(const wl_tu *tu) {
   tu_scan t;
   t.called = wl_xcalloc(tu->nfuncs + 1, sizeof *t.called);
   t.shared = false;
+  t.cur = NULL;
   wl_hmap_init(&t.index, false);
   for (unsigned i = 0; i < tu->nfuncs; i++)
     wl_hmap_put(&t.index, tu->funcs[i], (void *)(uintptr_t)(i + 1), false);
@@ -423,8 +440,10 @@ wl_smem *wl_smem_build(const wl_tu *tu) {
     t.shared = (tu->globals[i]->flags & WL_V_SHARED) != 0;
   wl_visitor v = {scan_stmt, scan_expr, &t, false};
   for (unsigned i = 0; i < tu->nfuncs; i++)
-    if (tu->funcs[i]->body)
+    if (tu->funcs[i]->body) {
+      t.cur = tu->funcs[i];
       wl_walk_stmt(tu->funcs[i]->body, &v);
+    }
   /* a template whose instantiation is called (the call runs the
    * instantiation's body, see lower_link_calls) from code that a real root
    * reaches is not analyzed on its own as well: its code was seen with the
@@ -443,13 +462,14 @@ wl_smem *wl_smem_build(const wl_tu *tu) {
     bool kernel = (f->flags & WL_F_GLOBAL) != 0;
     bool device = (f->flags & WL_F_DEVICE) != 0;
     /* with no __shared__ variable in the file, only a device function's own
-     * pointer or reference parameters can be storage: a kernel, or a
-     * function without such parameters, has nothing to race on */
-    if (!t.shared && (kernel || !has_storage_param(f)))
+     * pointer or reference parameters, or the pointer members of a struct it
+     * takes by value, can be storage: a kernel, or a function without such
+     * parameters, has nothing to race on */
+    if (!t.shared && (kernel || !has_storage_param(f, true)))
       continue;
     if (kernel || (device && !t.called[i]))
       analyze_root(sm, tu, f);
-    else if (device && f->pattern_usr && !seen[i] && has_storage_param(f))
+    else if (device && f->pattern_usr && !seen[i] && has_storage_param(f, false))
       analyze_root(sm, tu, f); /* an instantiation no real root reaches */
   }
   free(seen);
