@@ -463,6 +463,38 @@ static bool pch_failed(CXTranslationUnit tu) {
   return bad;
 }
 
+/* One line [l, e) of a source: 0 when it is not an #include; 1 for an
+ * #include whose operand is not <...> or "..." (a macro names it); 2 with
+ * *name and *n the text after the opening < or " (*open) up to the closing
+ * one, or to the line's end (*closed false). */
+static int include_line(const char *l, const char *e, const char **name, size_t *n, char *open,
+                        bool *closed) {
+  const char *c = l;
+  while (c < e && (*c == ' ' || *c == '\t'))
+    c++;
+  if (c >= e || *c != '#')
+    return 0;
+  c++;
+  while (c < e && (*c == ' ' || *c == '\t'))
+    c++;
+  if (e - c < 7 || strncmp(c, "include", 7) != 0)
+    return 0;
+  c += 7;
+  while (c < e && (*c == ' ' || *c == '\t'))
+    c++;
+  if (c >= e || (*c != '<' && *c != '"'))
+    return 1;
+  *open = *c;
+  char close = *c == '<' ? '>' : '"';
+  const char *b = ++c;
+  while (c < e && *c != close)
+    c++;
+  *name = b;
+  *n = (size_t)(c - b);
+  *closed = c < e;
+  return 2;
+}
+
 /* What the file's #include directives name: INC_OTHER, a header that is
  * not one of the CUDA headers the prelude (or the toolkit, through clang's
  * wrapper) brings anyway: only such a file may include a standard header,
@@ -477,36 +509,23 @@ static unsigned includes_of(const char *text, size_t len) {
   for (const char *l = text; l < end && found != (INC_OTHER | INC_CCCL);) {
     const char *nl = memchr(l, '\n', (size_t)(end - l));
     const char *e = nl ? nl : end;
-    const char *c = l;
-    while (c < e && (*c == ' ' || *c == '\t'))
-      c++;
-    if (c < e && *c == '#') {
-      c++;
-      while (c < e && (*c == ' ' || *c == '\t'))
-        c++;
-      if (e - c >= 7 && strncmp(c, "include", 7) == 0) {
-        c += 7;
-        while (c < e && (*c == ' ' || *c == '\t'))
-          c++;
-        if (c >= e || (*c != '<' && *c != '"')) {
-          found |= INC_OTHER; /* a macro names it */
-        } else {
-          char close = *c == '<' ? '>' : '"';
-          const char *b = ++c;
-          while (c < e && *c != close)
-            c++;
-          size_t n = (size_t)(c - b);
-          bool known = false;
-          for (size_t i = 0; wl_prelude_files[i].name && !known; i++)
-            known = strlen(wl_prelude_files[i].name) == n &&
-                    strncmp(wl_prelude_files[i].name, b, n) == 0;
-          if (!known)
-            found |= INC_OTHER;
-          if ((n > 7 && strncmp(b, "thrust/", 7) == 0) || (n > 4 && strncmp(b, "cub/", 4) == 0) ||
-              (n > 5 && strncmp(b, "cuda/", 5) == 0))
-            found |= INC_CCCL;
-        }
-      }
+    const char *b = NULL;
+    size_t n = 0;
+    char open;
+    bool closed;
+    int k = include_line(l, e, &b, &n, &open, &closed);
+    if (k == 1) {
+      found |= INC_OTHER; /* a macro names it */
+    } else if (k == 2) {
+      bool known = false;
+      for (size_t i = 0; wl_prelude_files[i].name && !known; i++)
+        known =
+            strlen(wl_prelude_files[i].name) == n && strncmp(wl_prelude_files[i].name, b, n) == 0;
+      if (!known)
+        found |= INC_OTHER;
+      if ((n > 7 && strncmp(b, "thrust/", 7) == 0) || (n > 4 && strncmp(b, "cub/", 4) == 0) ||
+          (n > 5 && strncmp(b, "cuda/", 5) == 0))
+        found |= INC_CCCL;
     }
     l = nl ? nl + 1 : end;
   }
@@ -525,37 +544,26 @@ static void cccl_own(const char *text, size_t len, wl_buf *out) {
   for (const char *l = text; l < end && seen.n < 64;) {
     const char *nl = memchr(l, '\n', (size_t)(end - l));
     const char *e = nl ? nl : end;
-    const char *c = l;
-    while (c < e && (*c == ' ' || *c == '\t'))
-      c++;
-    if (c < e && *c == '#') {
-      c++;
-      while (c < e && (*c == ' ' || *c == '\t'))
-        c++;
-      if (e - c >= 7 && strncmp(c, "include", 7) == 0) {
-        c += 7;
-        while (c < e && (*c == ' ' || *c == '\t'))
-          c++;
-        const char *b = c < e && *c == '<' ? ++c : NULL;
-        while (b && c < e && *c != '>')
-          c++;
-        size_t n = b ? (size_t)(c - b) : 0;
-        bool ok = b && c < e && n < 200 &&
-                  ((n > 7 && strncmp(b, "thrust/", 7) == 0) ||
-                   (n > 4 && strncmp(b, "cub/", 4) == 0) || (n > 5 && strncmp(b, "cuda/", 5) == 0));
-        for (size_t i = 0; ok && i < n; i++)
-          ok = (b[i] >= 'a' && b[i] <= 'z') || (b[i] >= 'A' && b[i] <= 'Z') ||
-               (b[i] >= '0' && b[i] <= '9') || strchr("_./+-", b[i]) != NULL;
-        ok = ok && !memmem(b, n, "..", 2);
-        for (size_t i = 0; ok && i < seen.n; i++) {
-          const char *o = seen.v[i];
-          ok = !(strncmp(o, b, n) == 0 && o[n] == '>');
-        }
-        if (ok) {
-          wl_vec_push(&seen, (void *)b);
-          wl_buf_printf(out, "#if __has_include(<%.*s>)\n#include <%.*s>\n#endif\n", (int)n, b,
-                        (int)n, b);
-        }
+    const char *b = NULL;
+    size_t n = 0;
+    char open = 0;
+    bool closed = false;
+    if (include_line(l, e, &b, &n, &open, &closed) == 2 && open == '<' && closed) {
+      bool ok = n < 200 &&
+                ((n > 7 && strncmp(b, "thrust/", 7) == 0) ||
+                 (n > 4 && strncmp(b, "cub/", 4) == 0) || (n > 5 && strncmp(b, "cuda/", 5) == 0));
+      for (size_t i = 0; ok && i < n; i++)
+        ok = (b[i] >= 'a' && b[i] <= 'z') || (b[i] >= 'A' && b[i] <= 'Z') ||
+             (b[i] >= '0' && b[i] <= '9') || strchr("_./+-", b[i]) != NULL;
+      ok = ok && !memmem(b, n, "..", 2);
+      for (size_t i = 0; ok && i < seen.n; i++) {
+        const char *o = seen.v[i];
+        ok = !(strncmp(o, b, n) == 0 && o[n] == '>');
+      }
+      if (ok) {
+        wl_vec_push(&seen, (void *)b);
+        wl_buf_printf(out, "#if __has_include(<%.*s>)\n#include <%.*s>\n#endif\n", (int)n, b,
+                      (int)n, b);
       }
     }
     l = nl ? nl + 1 : end;
@@ -622,32 +630,17 @@ static bool cg_scan(cg_scan_ctx *x, const char *file, const char *text, size_t l
   for (const char *l = text; l < end && !hit;) {
     const char *nl = memchr(l, '\n', (size_t)(end - l));
     const char *e = nl ? nl : end;
-    const char *c = l;
+    const char *b = NULL;
+    size_t n = 0;
+    char open = 0;
+    bool closed = false;
+    int k = include_line(l, e, &b, &n, &open, &closed);
     l = nl ? nl + 1 : end;
-    while (c < e && (*c == ' ' || *c == '\t'))
-      c++;
-    if (c >= e || *c != '#')
-      continue;
-    c++;
-    while (c < e && (*c == ' ' || *c == '\t'))
-      c++;
-    if (e - c < 7 || strncmp(c, "include", 7) != 0)
-      continue;
-    c += 7;
-    while (c < e && (*c == ' ' || *c == '\t'))
-      c++;
-    if (c >= e || (*c != '<' && *c != '"'))
-      continue;
-    char close = *c == '<' ? '>' : '"';
-    const char *b = ++c;
-    while (c < e && *c != close)
-      c++;
-    size_t n = (size_t)(c - b);
-    if (c >= e || n == 0 || b[0] == '/')
+    if (k != 2 || !closed || n == 0 || b[0] == '/')
       continue;
     char *found = NULL;
     size_t flen = 0;
-    char *ft = close == '"' ? cg_open(x, dir, b, n, &found, &flen) : NULL;
+    char *ft = open == '"' ? cg_open(x, dir, b, n, &found, &flen) : NULL;
     for (size_t i = 0; !ft && i < x->opts->nargs; i++) {
       const char *a = x->opts->args[i];
       const char *d = strncmp(a, "-I", 2) != 0 ? NULL
