@@ -771,11 +771,14 @@ static bool dependent_member_call(const wl_lanes *L, const wl_func *f, const wl_
 }
 
 /* The built-in operator that a call of `operator<` (`<=`, `+`, `*`, ...)
- * with two integer or dependent operands and no function of the file behind
- * it stands for: clang keeps `threadIdx_x_int < GROUP::size()` in a
- * template as such a call when a header declares an operator template of
- * that name (NCCL's hybrid_ep.cuh); WL_B_NONE otherwise. */
-static int dependent_operator(const wl_expr *e) {
+ * with two operands stands for: clang keeps `threadIdx_x_int < GROUP::size()`
+ * in a template as such a call when a header declares an operator template of
+ * that name (NCCL's hybrid_ep.cuh). With integer or dependent operands and no
+ * function of the file behind it, or with operands known to be of no class or
+ * enumeration type whatever function lowering linked (wl_operator_call_builtin:
+ * with NCCL's headers found, `G1::size() + G2::size()` is linked to their
+ * `operator+(ncclSymPtr<T>, Int)`, which no int can call); WL_B_NONE otherwise. */
+static int dependent_operator(const wl_lanes *L, const wl_func *f, const wl_expr *e) {
   static const struct {
     const char *name;
     int op;
@@ -784,12 +787,14 @@ static int dependent_operator(const wl_expr *e) {
              {"operator+", WL_B_ADD}, {"operator-", WL_B_SUB},  {"operator*", WL_B_MUL},
              {"operator/", WL_B_DIV}, {"operator%", WL_B_REM},  {"operator&", WL_B_AND},
              {"operator|", WL_B_OR},  {"operator<<", WL_B_SHL}, {"operator>>", WL_B_SHR}};
-  if (e->callee || e->callee_is_method || e->nargs != 2 || !e->name)
+  if (e->callee_is_method || e->nargs != 2 || !e->name)
     return WL_B_NONE;
   for (unsigned i = 0; i < 2; i++)
     if (!e->args[i] || !(e->args[i]->type & (WL_T_INTEGER | WL_T_DEPENDENT)) ||
         (e->args[i]->type & (WL_T_POINTER | WL_T_ARRAY)))
       return WL_B_NONE;
+  if (e->callee && !wl_operator_call_builtin(L->tu, f, e))
+    return WL_B_NONE;
   for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
     if (strcmp(e->name, ops[i].name) == 0)
       return ops[i].op;
@@ -840,7 +845,7 @@ static lv eval_call(walker *W, const wl_expr *e) {
     r.flags = LV_LD | LV_AM;
     r.shape = SH_AM;
     r.am = e;
-  } else if (!co && (dop = dependent_operator(e)) != WL_B_NONE) {
+  } else if (!co && (dop = dependent_operator(L, W->fi->f, e)) != WL_B_NONE) {
     r = binop(W, e, dop, a[0], a[1]);
   } else if (dependent_member_call(L, W->fi->f, e, &r)) {
     /* r: what the file's member functions of that name return */

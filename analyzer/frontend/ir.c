@@ -104,3 +104,87 @@ const wl_stmt *wl_stmt_parent(const wl_func *f, const wl_stmt *s) {
     wl_walk_stmt(f->body, &v);
   return ps.parent;
 }
+
+/* `GROUP::size()` in f, a static member function of one of f's template
+ * type parameters called without arguments (lowered unnamed, with a callee
+ * REF named `GROUP::size` and no variable): true, with *scalar telling
+ * whether every static member function of that name without parameters
+ * that the TU defines (at least one) is declared to return an arithmetic or
+ * pointer type that is no enumeration. */
+static bool dependent_static_call(const wl_tu *tu, const wl_func *f, const wl_expr *e,
+                                  bool *scalar) {
+  const wl_expr *ce = e->callee_expr;
+  if (e->kind != WL_E_CALL || e->nargs || e->callee || !ce || ce->kind != WL_E_REF || ce->var ||
+      !ce->name || !f)
+    return false;
+  const char *sep = strstr(ce->name, "::"), *name = sep ? sep + 2 : NULL;
+  bool tparam = false;
+  for (unsigned i = 0; sep && i < f->ntparams && !tparam; i++)
+    tparam = f->tparams[i] && strlen(f->tparams[i]) == (size_t)(sep - ce->name) &&
+             strncmp(f->tparams[i], ce->name, (size_t)(sep - ce->name)) == 0;
+  if (!tparam || !*name)
+    return false;
+  unsigned n = 0;
+  bool all = true;
+  for (unsigned i = 0; i < tu->nfuncs; i++) {
+    const wl_func *g = tu->funcs[i];
+    if (!g->name || strcmp(g->name, name) != 0 || !(g->flags & WL_F_STATIC) || g->nparams)
+      continue;
+    n++;
+    all = all && (g->ret_type & (WL_T_INTEGER | WL_T_FLOATING | WL_T_POINTER)) &&
+          !(g->ret_type & (WL_T_ENUM | WL_T_DEPENDENT | WL_T_INVALID | WL_T_REFERENCE));
+  }
+  *scalar = n > 0 && all;
+  return true;
+}
+
+/* An overloaded operator's name: `operator` followed by punctuation only
+ * (not a conversion function, `operator new` or a literal operator). */
+static bool operator_name(const char *n) {
+  if (!n || strncmp(n, "operator", 8) != 0 || !n[8])
+    return false;
+  for (const char *p = n + 8; *p; p++)
+    if (!strchr("+-*/%^&|~!=<>,[]()", *p))
+      return false;
+  return true;
+}
+
+bool wl_operand_scalar(const wl_tu *tu, const wl_func *f, const wl_expr *e) {
+  if (!e)
+    return false;
+  if (!(e->type & (WL_T_DEPENDENT | WL_T_INVALID | WL_T_ENUM)) &&
+      (e->type & (WL_T_INTEGER | WL_T_FLOATING | WL_T_POINTER | WL_T_ARRAY)))
+    return true;
+  bool scalar = false;
+  switch (e->kind) {
+  case WL_E_INT:
+  case WL_E_FLOAT:
+  case WL_E_BOOL: return true;
+  case WL_E_UNARY:
+    return e->nargs == 1 && e->op != WL_U_DEREF && e->op != WL_U_ADDROF && e->op != WL_U_OTHER &&
+           wl_operand_scalar(tu, f, e->args[0]);
+  case WL_E_BINARY:
+    return e->nargs == 2 && e->op != WL_B_PTRMEM &&
+           (e->op == WL_B_COMMA || wl_operand_scalar(tu, f, e->args[0])) &&
+           wl_operand_scalar(tu, f, e->args[1]);
+  case WL_E_COND:
+    return e->nargs == 3 && wl_operand_scalar(tu, f, e->args[1]) &&
+           wl_operand_scalar(tu, f, e->args[2]);
+  case WL_E_CALL:
+    if (dependent_static_call(tu, f, e, &scalar))
+      return scalar;
+    return wl_operator_call_builtin(tu, f, e);
+  default: return false;
+  }
+}
+
+bool wl_operator_call_builtin(const wl_tu *tu, const wl_func *f, const wl_expr *e) {
+  if (!e || e->kind != WL_E_CALL || e->callee_is_method || (e->nargs != 1 && e->nargs != 2) ||
+      !operator_name(e->name) || strcmp(e->name, "operator()") == 0 ||
+      strcmp(e->name, "operator[]") == 0 || strcmp(e->name, "operator->") == 0)
+    return false;
+  for (unsigned i = 0; i < e->nargs; i++)
+    if (!wl_operand_scalar(tu, f, e->args[i]))
+      return false;
+  return true;
+}

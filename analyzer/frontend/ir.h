@@ -110,7 +110,8 @@ enum {
   WL_T_FLOATING = 1u << 6,
   WL_T_CONST = 1u << 7,
   WL_T_DEPENDENT = 1u << 8, /* template-dependent or unresolved */
-  WL_T_INVALID = 1u << 9    /* clang could not resolve it */
+  WL_T_INVALID = 1u << 9,   /* clang could not resolve it */
+  WL_T_ENUM = 1u << 10      /* an enumeration (WL_T_INTEGER too) */
 };
 
 typedef struct wl_var wl_var;
@@ -263,7 +264,8 @@ typedef struct wl_tinst {
 struct wl_func {
   const char *name;
   const char *usr;
-  unsigned flags; /* WL_F_* */
+  unsigned flags;    /* WL_F_* */
+  unsigned ret_type; /* WL_T_* of the declared result type */
   wl_loc loc;
   wl_range range;
   wl_var **params;
@@ -381,5 +383,20 @@ const char *wl_binop_spelling(int op);
  * is, or the if/loop whose branch or body it is); NULL when none. */
 const wl_stmt *wl_stmt_parent(const wl_func *f, const wl_stmt *s);
 const char *wl_unop_spelling(int op);
+
+/* Whether operand e of an operator in f is known to have a type that is
+ * neither a class nor an enumeration (arithmetic or pointer): a non-dependent
+ * such type, a literal, built-in arithmetic on such operands, or a static
+ * member function of one of f's template type parameters (`GROUP::size()`)
+ * whose every definition of that name in the TU is declared to return one. */
+bool wl_operand_scalar(const wl_tu *tu, const wl_func *f, const wl_expr *e);
+/* Whether a call of `operatorX` (a binary or unary operator, not a member
+ * call, `()`, `[]` or `->`) in f is the built-in operator: when no operand
+ * has class or enumeration type, overload resolution does not consider the
+ * operator functions at all ([over.match.oper]), so whatever candidate clang
+ * kept for a dependent call in a template (lower.c links one of them as the
+ * callee, such as an operator template of a library type) is not what an
+ * instantiation calls. */
+bool wl_operator_call_builtin(const wl_tu *tu, const wl_func *f, const wl_expr *e);
 
 #endif

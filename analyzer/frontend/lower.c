@@ -250,8 +250,8 @@ static unsigned type_flags(CXType t) {
   case CXType_Int:
   case CXType_Long:
   case CXType_LongLong:
-  case CXType_Int128:
-  case CXType_Enum: f |= WL_T_INTEGER; break;
+  case CXType_Int128: f |= WL_T_INTEGER; break;
+  case CXType_Enum: f |= WL_T_INTEGER | WL_T_ENUM; break;
   case CXType_Float:
   case CXType_Double:
   case CXType_LongDouble:
@@ -1667,6 +1667,7 @@ static wl_func *lower_function(lower_ctx *L, CXCursor c, unsigned extra) {
   f->loc = lower_expansion_loc(L, clang_getCursorLocation(c));
   f->range = mkrange(L, c);
   f->flags = extra;
+  f->ret_type = type_flags(clang_getCursorResultType(c));
   if (clang_getCursorKind(c) == CXCursor_CXXMethod && clang_CXXMethod_isStatic(c))
     f->flags |= WL_F_STATIC;
   {
