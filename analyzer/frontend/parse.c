@@ -49,6 +49,12 @@ struct wl_parser {
   /* While the standard headers do not pay (std_worth): files since the
    * last try with them, and how many to let go by before the next. */
   unsigned std_idle, std_backoff;
+  /* The last file whose parse fell from the section it tried first
+   * (resume_section): its path (owned), a hash of its options, and the
+   * section its unit was parsed with in the end. */
+  char *fell_path;
+  uint64_t fell_opts;
+  int fell_section;
   /* libclang's resource directory, for the driver (see find_resource_dir); "" if unknown */
   char resource_dir[PATH_MAX];
 };
@@ -116,6 +122,7 @@ void wl_parser_free(wl_parser *p) {
   }
   wl_vec_free(&p->std_pch);
   wl_vec_free(&p->std_maps);
+  free(p->fell_path);
   wl_deps_memo_free(&p->deps);
   system_names_clear(p);
   wl_hmap_free(&p->system_names);
@@ -788,6 +795,38 @@ static bool std_differs(wl_parser *p, CXTranslationUnit ctu, const char *pch, un
   return wl_pch_std_differs(s, ctu, why);
 }
 
+/* Whether the file would be parsed again with only the headers of the core
+ * libraries it includes itself in the section (cccl_own's lines in own):
+ * the check of its unit parsed with all of them, restricted to what those
+ * headers include (wl_pch_std_differs_within). kaldi's cu-kernels.cu names
+ * cuda_fp16.hpp's operator* in a template before it includes cub, which
+ * brings it; feature-spectral-cuda.cu reads cub's DBL_EPSILON in an #ifndef
+ * before: each such parse cost 0.3 s for nothing. A forecast either way
+ * costs time only: every unit kept means what it means without a section. */
+static bool own_differs(wl_parser *p, CXTranslationUnit ctu, const char *pch, unsigned std_line,
+                        const char *own, wl_buf *why) {
+  wl_pch_std *s = std_map(p, pch, std_line, true);
+  if (!s)
+    return false;
+  wl_vec names = {0};
+  char *copy = wl_xstrdup(own);
+  for (char *l = copy; l && *l;) {
+    char *nl = strchr(l, '\n');
+    if (nl)
+      *nl = '\0';
+    char *gt = strncmp(l, "#include <", 10) == 0 ? strchr(l + 10, '>') : NULL;
+    if (gt) {
+      *gt = '\0';
+      wl_vec_push(&names, l + 10);
+    }
+    l = nl ? nl + 1 : NULL;
+  }
+  bool r = wl_pch_std_differs_within(s, ctu, (const char *const *)names.v, names.n, why);
+  wl_vec_free(&names);
+  free(copy);
+  return r;
+}
+
 /* Whether the unit's conditional directives read a macro only the standard
  * headers of its precompiled header define (wl_pch_std_conditions_read;
  * true when that cannot be known). */
@@ -812,6 +851,36 @@ static bool missing_include(CXTranslationUnit tu) {
     clang_disposeDiagnostic(d);
   }
   return found;
+}
+
+/* A hash of what decides a file's precompiled header besides its text:
+ * its arguments, the headers and the architecture. */
+static uint64_t section_opts(const wl_parse_opts *opts) {
+  uint64_t h = WL_FNV_START;
+  for (size_t i = 0; i < opts->nargs; i++)
+    h = wl_fnv1a(h, opts->args[i], strlen(opts->args[i]) + 1);
+  const char *cp = opts->cuda_path ? opts->cuda_path : "";
+  h = wl_fnv1a(h, cp, strlen(cp) + 1);
+  return wl_fnv1a(h, &opts->arch, sizeof opts->arch);
+}
+
+/* Where to start the file at `path` when the parser's last parse of it,
+ * with the same options, did not keep the section it tried first (-1: as
+ * usual). Its fixes are checked by parsing the fixed text, up to five
+ * times, right after it: each parse would try again the sections that
+ * failed (kaldi's cu-kernels.cu: 0.3 s each with the toolkit). Every
+ * section a unit is kept with means what the unit parsed without one
+ * means (pch_std.h), so that where a parse starts changes its time only. */
+static int resume_section(const wl_parser *p, const char *path, uint64_t sopts) {
+  return p->fell_path && p->fell_opts == sopts && strcmp(p->fell_path, path) == 0 ? p->fell_section
+                                                                                  : -1;
+}
+
+static void remember_section(wl_parser *p, const char *path, uint64_t sopts, int fell) {
+  free(p->fell_path);
+  p->fell_path = fell >= 0 ? wl_xstrdup(path) : NULL;
+  p->fell_opts = sopts;
+  p->fell_section = fell;
 }
 
 wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
@@ -853,30 +922,48 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
    * parsed with them, as without a precompiled header) */
   cg_place cg = memmem(text, len, "cooperative_groups", 18) ? CG_BASE : CG_NONE;
   unsigned incs = includes_of(text, len);
-  pch_section std = opts->pch && !opts->no_std_pch && pch_allowed(opts) && (incs & INC_OTHER) &&
-                            std_worth(p, opts->pch)
+  uint64_t sopts = section_opts(opts);
+  int resume = resume_section(p, path, sopts);
+  pch_section std = resume != SECTION_NONE && opts->pch && !opts->no_std_pch && pch_allowed(opts) &&
+                            (incs & INC_OTHER) && std_worth(p, opts->pch)
                         ? (opts->cuda_path && (incs & INC_CCCL) ? SECTION_CCCL : SECTION_STD)
                         : SECTION_NONE;
-  if (cg == CG_NONE && std && opts->cuda_path && headers_name_cg(path, text, len, opts))
+  /* (resumed without a section: as the parse that fell there) */
+  if (cg == CG_NONE && (std || resume == SECTION_NONE) && opts->cuda_path &&
+      headers_name_cg(path, text, len, opts))
     cg = CG_BASE;
+  /* where the file's previous parse ended up: straight to the core
+   * libraries it includes itself */
+  bool resumed = resume == SECTION_CCCL_OWN && std == SECTION_CCCL;
   invocation in;
+  memset(&in, 0, sizeof in);
   const char *pch = NULL;
   CXTranslationUnit ctu = NULL;
-  enum CXErrorCode ec = parse_once(p, path, text, len, opts, arch, cg, std, NULL, &in, &pch, &ctu);
+  enum CXErrorCode ec = CXError_Success;
   wl_buf why;
   wl_buf_init(&why);
-  bool again = std && in.std_line && pch && ec == CXError_Success && ctu &&
-               std_differs(p, ctu, pch, in.std_line, in.with_cccl, &why);
-  if (std && in.std_line && pch) {
-    unsigned tries, fails;
-    wl_pch_std_outcome(opts->pch, again, &tries, &fails);
+  bool again = resumed;
+  if (resumed) {
+    in.with_cccl = true;
+    wl_buf_puts(&why, "as its previous parse");
+  } else {
+    ec = parse_once(p, path, text, len, opts, arch, cg, std, NULL, &in, &pch, &ctu);
+    again = std && in.std_line && pch && ec == CXError_Success && ctu &&
+            std_differs(p, ctu, pch, in.std_line, in.with_cccl, &why);
+    if (std && in.std_line && pch) {
+      unsigned tries, fails;
+      wl_pch_std_outcome(opts->pch, again, &tries, &fails);
+    }
   }
   /* an include that did not resolve: the caller may parse the file again
    * with an include directory it infers, and this parse is then thrown
    * away; when it cannot, it parses it without the standard headers */
-  bool unchecked = again && opts->probe_missing &&
+  bool unchecked = again && !resumed && opts->probe_missing &&
                    !(opts->on_batch && len >= (opts->batch_min ? opts->batch_min : WL_BATCH_MIN)) &&
                    missing_include(ctu) && !std_conditions_read(p, ctu, pch);
+  /* the section the unit is parsed with in the end, when it is not the
+   * one tried first (-1) */
+  int fell = resume == SECTION_NONE ? SECTION_NONE : -1;
   /* with the core libraries in the section: parsed again with only those of
    * them the file includes itself, checked the same way (kaldi's files
    * include cub and reach std::abs in a template through <cmath>, whose
@@ -886,20 +973,36 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
   wl_buf_init(&own);
   if (again && !unchecked && in.with_cccl)
     cccl_own(text, len, &own);
+  if (again && !unchecked && own.len && !resumed && ctu && pch) {
+    wl_buf why3;
+    wl_buf_init(&why3);
+    if (own_differs(p, ctu, pch, in.std_line, wl_buf_str(&own), &why3)) {
+      /* straight to the parse without a section */
+      wl_buf_free(&why);
+      why = why3;
+      wl_buf_init(&why3);
+      wl_buf_puts(&why, "; so do those it includes itself");
+      own.len = 0;
+    }
+    wl_buf_free(&why3);
+  }
   if (again && !unchecked && own.len) {
-    clang_disposeTranslationUnit(ctu);
+    if (ctu)
+      clang_disposeTranslationUnit(ctu);
     invocation_free(&in);
     ec = parse_once(p, path, text, len, opts, arch, cg, SECTION_CCCL_OWN, wl_buf_str(&own), &in,
                     &pch, &ctu);
     wl_buf why2;
     wl_buf_init(&why2);
     bool kept = false;
-    if (ec == CXError_Success && ctu && !in.std_line)
+    if (ec == CXError_Success && ctu && !in.std_line) {
       again = false; /* no such precompiled header: parsed without a section */
-    else if (ec == CXError_Success && ctu && pch &&
-             !std_differs(p, ctu, pch, in.std_line, true, &why2)) {
+      fell = SECTION_NONE;
+    } else if (ec == CXError_Success && ctu && pch &&
+               !std_differs(p, ctu, pch, in.std_line, true, &why2)) {
       again = false;
       kept = true;
+      fell = SECTION_CCCL_OWN;
     }
     if (kept && opts->verbose)
       fprintf(stderr,
@@ -922,11 +1025,15 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
               "warplint: note: %s: parsed again without the standard headers%s "
               "in the precompiled header (%s)\n",
               path, in.with_cccl ? " and the CUDA C++ core libraries" : "", wl_buf_str(&why));
-    clang_disposeTranslationUnit(ctu);
+    if (ctu)
+      clang_disposeTranslationUnit(ctu);
     invocation_free(&in);
     ec = parse_once(p, path, text, len, opts, arch, cg, SECTION_NONE, NULL, &in, &pch, &ctu);
+    fell = SECTION_NONE;
   }
   wl_buf_free(&why);
+  if (!unchecked)
+    remember_section(p, path, sopts, fell);
   uint64_t args_hash = WL_FNV_START;
   for (size_t i = 0; i < in.args.n; i++)
     args_hash = wl_fnv1a(args_hash, in.args.v[i], strlen(in.args.v[i]) + 1);

@@ -634,6 +634,9 @@ typedef struct file_pos {
 
 typedef struct check_ctx {
   wl_pch_std *s;
+  /* [nn] or NULL: the section files that count (wl_pch_std_differs_within);
+   * the others are read as if they were the unit's own headers */
+  const unsigned char *only;
   uint32_t *reach; /* [nn]: 0: not reached; else 1 + the entity that reached it */
   uint32_t *stack;
   uint32_t seq;        /* entities of the preprocessing record so far */
@@ -705,7 +708,8 @@ static uint32_t seq_at(check_ctx *c, CXSourceLocation loc) {
 
 /* Whether a section file is out of reach at entity `at`. */
 static bool out_of_reach(const check_ctx *c, size_t n, uint32_t at) {
-  return n != SIZE_MAX && (!c->reach[n] || (at != UINT32_MAX && c->reach[n] - 1 > at));
+  return n != SIZE_MAX && (!c->only || c->only[n]) &&
+         (!c->reach[n] || (at != UINT32_MAX && c->reach[n] - 1 > at));
 }
 
 static size_t node_of_loc(check_ctx *c, CXSourceLocation loc) {
@@ -748,10 +752,14 @@ static bool macro_unreached(check_ctx *c, const char *name) {
   const wl_vec *v = wl_hmap_get(&c->s->macros, name);
   if (!v)
     return false;
-  for (size_t i = 0; i < v->n; i++)
-    if (c->reach[(uintptr_t)v->v[i] - 1])
+  bool counts = false;
+  for (size_t i = 0; i < v->n; i++) {
+    size_t n = (uintptr_t)v->v[i] - 1;
+    if (c->reach[n])
       return false;
-  return true;
+    counts = counts || !c->only || c->only[n];
+  }
+  return counts;
 }
 
 /* A first inclusion of a section file: without the section it would be
@@ -838,7 +846,7 @@ static enum CXChildVisitResult pp_visit(CXCursor cur, CXCursor parent, CXClientD
     CXFile inc = clang_getIncludedFile(cur);
     size_t n = node_at(c, inc);
     if (n != SIZE_MAX && !c->reach[n]) {
-      if (!first_inclusion(c, cur))
+      if ((!c->only || c->only[n]) && !first_inclusion(c, cur))
         return CXChildVisit_Break;
       mark_at(c, (uint32_t)n, c->seq);
     } else if (n == SIZE_MAX && inc && !pos_of(c, inc)) {
@@ -982,10 +990,11 @@ static bool diag_unreached(check_ctx *c, CXDiagnostic d, uint32_t at, int depth)
   return bad;
 }
 
-bool wl_pch_std_differs(wl_pch_std *s, CXTranslationUnit tu, wl_buf *why) {
+static bool differs(wl_pch_std *s, CXTranslationUnit tu, const unsigned char *only, wl_buf *why) {
   check_ctx c;
   memset(&c, 0, sizeof c);
   c.s = s;
+  c.only = only;
   c.reach = wl_xcalloc(s->nn + 1, sizeof *c.reach);
   for (size_t i = 0; i < s->nn; i++)
     c.reach[i] = s->base[i] ? 1 : 0;
@@ -1029,6 +1038,35 @@ bool wl_pch_std_differs(wl_pch_std *s, CXTranslationUnit tu, wl_buf *why) {
   wl_buf_free(&c.what);
   free(c.config);
   return c.why != NULL;
+}
+
+bool wl_pch_std_differs(wl_pch_std *s, CXTranslationUnit tu, wl_buf *why) {
+  return differs(s, tu, NULL, why);
+}
+
+bool wl_pch_std_differs_within(wl_pch_std *s, CXTranslationUnit tu, const char *const *names,
+                               size_t n, wl_buf *why) {
+  unsigned char *only = wl_xcalloc(s->nn + 1, 1);
+  uint32_t *stack = wl_xcalloc(s->nn + 1, sizeof *stack);
+  bool all = n > 0;
+  for (size_t k = 0; k < n && all; k++) {
+    /* the header as the section included it: a file whose name ends with it */
+    size_t nl = strlen(names[k]);
+    bool found = false;
+    for (size_t i = 0; i < s->nn; i++) {
+      size_t pl = strlen(s->paths[i]);
+      if (pl > nl && s->paths[i][pl - nl - 1] == '/' &&
+          strcmp(s->paths[i] + pl - nl, names[k]) == 0) {
+        mark(s, (uint32_t)i, only, stack);
+        found = true;
+      }
+    }
+    all = found;
+  }
+  bool r = all && differs(s, tu, only, why);
+  free(stack);
+  free(only);
+  return r;
 }
 
 /* ------------------------------------------------------------------------ */

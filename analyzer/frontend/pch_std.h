@@ -58,6 +58,14 @@ void wl_pch_std_free(wl_pch_std *s);
  * headers' identifiers once read). */
 bool wl_pch_std_differs(wl_pch_std *s, CXTranslationUnit tu, wl_buf *why);
 
+/* wl_pch_std_differs for only the section files that the headers `names`
+ * (as included: "cub/cub.cuh") include, directly or not, the others read
+ * as the unit's own: what a unit parsed with those headers alone in the
+ * section would likely be found to name early (a forecast, not a proof:
+ * that unit is another parse). False when a name is not in the section. */
+bool wl_pch_std_differs_within(wl_pch_std *s, CXTranslationUnit tu, const char *const *names,
+                               size_t n, wl_buf *why);
+
 /* Whether a conditional directive (#if, #ifdef, #ifndef, #elif...) or an
  * #include by macro of the unit's own files names a macro that only the
  * standard headers of the section define: only then can the headers a

@@ -8,7 +8,9 @@
 # declares, or defines a macro without a value that cub reads
 # (CUB_STDERR) before including it, is parsed again (first with only the
 # headers of thrust and cub that it includes, then, when those change what
-# it means too, without any); a function-like macro
+# it means too, without any; the first is not tried when the check of the
+# first parse, restricted to what those headers include, already says it
+# would be parsed again); a function-like macro
 # that the libraries never call (cuda-samples' MAX) does not make it parse
 # again.
 # Usage: cccl_pch_test.sh <warplint> <source-dir>
@@ -73,7 +75,17 @@ __global__ void block_sum(const int *in, int *out) {
   printf 'template <typename T> T dist(T a, T b) { return std::abs(a - b); }\n'
 } >"$D/std_name.cu"
 
-for f in proper no_header config_before fn_macro std_name; do
+# a template comparing two values of its parameter before cub (cudpp's
+# max3 in cudpp_util.h): cub brings cuda_fp16.hpp, whose operator> would
+# be a candidate of that comparison; with only cub in the section it would
+# be one too, so that parse is not tried (pch_std.h,
+# wl_pch_std_differs_within)
+{ printf 'template <class T> __host__ __device__ T bigger(T a, T b) { return a > b ? a : b; }\n'
+  printf '#include <cub/cub.cuh>\n'
+  echo "$KERNEL"
+} >"$D/fp16_operator.cu"
+
+for f in proper no_header config_before fn_macro std_name fp16_operator; do
   "$WL" --no-cache --no-std-pch --format=json "$D/$f.cu" >"$T/$f.off" 2>/dev/null
   "$WL" --no-cache -v --format=json "$D/$f.cu" >"$T/$f.on" 2>"$T/$f.err"
   same "$T/$f.off" "$T/$f.on" "$f.cu: JSON with thrust and cub in the precompiled header differs from --no-std-pch"
@@ -92,6 +104,9 @@ contains "$T/std_name.on" '"rule": "legacy-intrinsic"' "std_name.cu: findings"
 contains "$T/proper.on" '"rule": "legacy-intrinsic"' "proper.cu: findings"
 grep -q '"incomplete"' "$T/proper.on" && fail "proper.cu: analysis reported incomplete" || ok
 contains "$T/config_before.err" "CUB_STDERR" "config_before.cu: the reason names the macro"
+contains "$T/fp16_operator.err" "operator>" "fp16_operator.cu: the reason names the operator"
+contains "$T/fp16_operator.err" "so do those it includes itself" "fp16_operator.cu: parsed with its own cub first"
+contains "$T/fp16_operator.on" '"rule": "legacy-intrinsic"' "fp16_operator.cu: findings"
 
 # cooperative groups that only a header of the file includes (cuda-samples'
 # fastWalshTransform_kernel.cuh) go in its precompiled header too: the same
