@@ -2171,22 +2171,36 @@ static void rows_evidence(wl_lanes *L) {
  * block and the blocks nested in it directly; a variable declared in one and
  * assigned by an expression statement of the same region is assigned by every
  * lane that reaches the declaration, before every later read of the region
- * (no loop, branch or label between them). */
+ * (no loop, branch or label between them). A `goto` can enter a region only
+ * at a label in it, at any depth (into the arm of an `if` in it, past the
+ * assignment): in a function with one, a region holding a label anywhere has
+ * no strong updates; the others keep theirs (NCCL's dispatch kernel, whose
+ * `goto LOW_LATENCY_DISPATCH_RECV` jumps to a label of the function's own
+ * block, over nothing of the blocks nested after it). */
 typedef struct kscan {
   pmap region; /* wl_var * -> the region (wl_stmt *) of its declaration */
   pmap bad;    /* region -> non-NULL when a label, case or default lies in it */
+  pmap deep;   /* region -> non-NULL when a label lies in it at any depth */
   wl_vec cand; /* wl_stmt * (EXPR) and its region, in pairs */
   bool jumps;  /* a goto */
 } kscan;
 
-static void kill_scan(kscan *K, const wl_stmt *s, const wl_stmt *region) {
+/* The regions that enclose a statement being scanned, innermost first. */
+typedef struct kouter {
+  const wl_stmt *region;
+  const struct kouter *up;
+} kouter;
+
+static void kill_scan(kscan *K, const wl_stmt *s, const wl_stmt *region, const kouter *up) {
   if (!s)
     return;
   switch (s->kind) {
-  case WL_S_COMPOUND:
+  case WL_S_COMPOUND: {
+    kouter here = {s, up};
     for (unsigned i = 0; i < s->nkids; i++)
-      kill_scan(K, s->kids[i], region ? region : s);
+      kill_scan(K, s->kids[i], region ? region : s, region ? up : &here);
     return;
+  }
   case WL_S_DECL:
     if (region)
       for (unsigned i = 0; i < s->nvars; i++)
@@ -2205,16 +2219,19 @@ static void kill_scan(kscan *K, const wl_stmt *s, const wl_stmt *region) {
   case WL_S_LABEL:
     if (region)
       *pmap_slot(&K->bad, region, true) = (void *)s;
+    if (s->kind == WL_S_LABEL)
+      for (const kouter *o = up; o; o = o->up)
+        *pmap_slot(&K->deep, o->region, true) = (void *)s;
     break;
   case WL_S_GOTO: K->jumps = true; return;
   default: break;
   }
-  kill_scan(K, s->init, NULL);
-  kill_scan(K, s->then_s, NULL);
-  kill_scan(K, s->else_s, NULL);
+  kill_scan(K, s->init, NULL, up);
+  kill_scan(K, s->then_s, NULL, up);
+  kill_scan(K, s->else_s, NULL, up);
   if (s->kind != WL_S_COMPOUND)
     for (unsigned i = 0; i < s->nkids; i++)
-      kill_scan(K, s->kids[i], NULL);
+      kill_scan(K, s->kids[i], NULL, up);
 }
 
 static void find_kills(wl_lanes *L, finfo *fi) {
@@ -2224,19 +2241,20 @@ static void find_kills(wl_lanes *L, finfo *fi) {
   kscan K = {0};
   for (unsigned i = 0; i < f->nparams; i++)
     *pmap_slot(&K.region, f->params[i], true) = (void *)f->body;
-  kill_scan(&K, f->body, NULL);
-  for (size_t i = 0; !K.jumps && i + 1 < K.cand.n; i += 2) {
+  kill_scan(&K, f->body, NULL, NULL);
+  for (size_t i = 0; i + 1 < K.cand.n; i += 2) {
     const wl_stmt *s = K.cand.v[i], *region = K.cand.v[i + 1];
     const wl_expr *t = wl_expr_strip(wl_expr_strip(s->expr)->args[0]);
     const wl_var *v = t && t->kind == WL_E_REF ? t->var : NULL;
     if (!v || !is_local(v) || (v->type & WL_T_REFERENCE) || pmap_get(&K.region, v) != region ||
-        pmap_get(&K.bad, region))
+        pmap_get(&K.bad, region) || (K.jumps && pmap_get(&K.deep, region)))
       continue;
     *pmap_slot(&L->kill, s, true) = (void *)v;
     wl_vec_push(&fi->kills, (void *)s);
   }
   pmap_free(&K.region);
   pmap_free(&K.bad);
+  pmap_free(&K.deep);
   wl_vec_free(&K.cand);
 }
 
