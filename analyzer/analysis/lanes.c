@@ -262,6 +262,7 @@ struct wl_lanes {
    * times is walked once per call, not once per path; the maps of the legacy
    * collectives (wl_lanes_call_full_warp_legacy) follow those of the others */
   wl_hmap *full_warp;
+  pmap bfly; /* call -> &bfly_yes / &bfly_no: uniform_result_call's answers */
 };
 
 #define FULL_WARP_DEPTH 8
@@ -801,6 +802,8 @@ static int dependent_operator(const wl_lanes *L, const wl_func *f, const wl_expr
   return WL_B_NONE;
 }
 
+static bool uniform_result_call(wl_lanes *L, const wl_expr *e);
+
 static lv eval_call(walker *W, const wl_expr *e) {
   wl_lanes *L = W->L;
   unsigned n = e->nargs;
@@ -866,6 +869,8 @@ static lv eval_call(walker *W, const wl_expr *e) {
     lv bc;
     if (broadcast_wrapper(g, e, off, pa, na, &bc))
       r = bc;
+    else if (uniform_result_call(L, e))
+      r = LV_UNIFORM; /* a butterfly reduction over the whole warp */
     for (unsigned i = 0; i < na && i < np; i++) {
       g->param_cur[i] = lv_join(g->param_cur[i], pa[i]);
       const wl_var *p = g->f->params[i];
@@ -2476,6 +2481,7 @@ void wl_lanes_free(wl_lanes *L) {
   }
   free(L->fi);
   pmap_free(&L->fmap);
+  pmap_free(&L->bfly);
   pmap_free(&L->env);
   pmap_free(&L->owner);
   pmap_free(&L->decl);
@@ -2888,6 +2894,383 @@ static bool tparam_hook(const wl_expr *e, long long *out, void *ud) {
     return d && wl_consteval_ex(d, tparam_hook, (void *)b, out);
   }
   return false;
+}
+
+/* ---- xor butterflies ----------------------------------------------------- */
+
+/* A function that combines a value with `__shfl_xor_sync(0xffffffff, v, k)`
+ * for k = 16, 8, 4, 2 and 1 (in any order, each step `v = op(v, shfl)`,
+ * `v += shfl`, ...) with an operator that does not care about the order of
+ * its operands, and returns it, returns the same value in every lane: after
+ * the step of k, lanes l and l ^ k hold the same value, and each step keeps
+ * what the earlier ones made equal. NCCL's `warp_reduce_min(v)` (through
+ * `warp_reduce<32, false, T>(v, ReduceMin<T>{})`, whose steps sit under `if
+ * constexpr (kNumLanesPerGroup >= 16)` and the like) and ggml's
+ * `warp_reduce_sum` (`for (offset = width / 2; offset > 0; offset >>= 1) x
+ * += __shfl_xor_sync(0xffffffff, x, offset, width)`) are such reductions;
+ * `warp_reduce_max<16>(v)` reduces two half warps and is not. */
+typedef struct bfly {
+  const wl_lanes *L;
+  const wl_func *f;         /* the function being read */
+  const wl_expr *call;      /* the call that runs it */
+  const struct bfly *outer; /* the caller's, when f is reached through a wrapper */
+  const tbind *b;           /* template arguments of the chain (tparam_hook) */
+  const wl_var *loopv;      /* the loop variable of the steps being read */
+  long long loopval;
+  unsigned budget; /* statements left to read */
+} bfly;
+
+static bool bfly_hook(const wl_expr *e, long long *out, void *ud) {
+  const bfly *bf = ud;
+  if (e->kind == WL_E_REF && e->var && e->var == bf->loopv) {
+    *out = bf->loopval;
+    return true;
+  }
+  return tparam_hook(e, out, (void *)bf->b);
+}
+
+static bool bfly_fold(const bfly *bf, const wl_expr *e, long long *out) {
+  return e && wl_consteval_ex(e, bfly_hook, (void *)bf, out);
+}
+
+static bool ref_to(const wl_expr *e, const wl_var *v) {
+  e = wl_expr_strip(e);
+  return e && v && e->kind == WL_E_REF && e->var == v;
+}
+
+/* A built-in that gives the same result for (a, b) as for (b, a). */
+static bool symmetric_builtin(const wl_expr *call) {
+  static const char *const names[] = {
+      "min",   "max",    "fminf",  "fmaxf",   "fmin",    "fmax",   "umin",    "umax",   "llmin",
+      "llmax", "__hmax", "__hmin", "__hmax2", "__hmin2", "__hadd", "__hadd2", "__hmul", "__hmul2"};
+  if (call->callee || !call->name)
+    return false;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (strcmp(call->name, names[i]) == 0)
+      return true;
+  return false;
+}
+
+/* The operator of a binary expression, or of a call of `operatorX` with two
+ * operands that is not a member call (arithmetic on a template's dependent
+ * types, kept as such a call when operator templates are in scope). */
+static int bin_op_of(const wl_expr *e) {
+  static const struct {
+    const char *name;
+    int op;
+  } ops[] = {{"operator+", WL_B_ADD},  {"operator*", WL_B_MUL}, {"operator&", WL_B_AND},
+             {"operator|", WL_B_OR},   {"operator^", WL_B_XOR}, {"operator&&", WL_B_LAND},
+             {"operator||", WL_B_LOR}, {"operator<", WL_B_LT},  {"operator>", WL_B_GT},
+             {"operator<=", WL_B_LE},  {"operator>=", WL_B_GE}};
+  if (!e || e->nargs != 2)
+    return WL_B_NONE;
+  if (e->kind == WL_E_BINARY)
+    return e->op;
+  if (e->kind != WL_E_CALL || e->callee_is_method || !e->name)
+    return WL_B_NONE;
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (strcmp(e->name, ops[i].name) == 0)
+      return ops[i].op;
+  return WL_B_NONE;
+}
+
+static bool commutative_op(int op) {
+  return op == WL_B_ADD || op == WL_B_MUL || op == WL_B_AND || op == WL_B_OR || op == WL_B_XOR ||
+         op == WL_B_LAND || op == WL_B_LOR;
+}
+
+/* Whether g, of two parameters, returns a function of them that does not
+ * depend on their order: `return a + b;`, `return a < b ? a : b;` (a minimum
+ * or maximum), `return fmaxf(a, b);`. */
+static bool symmetric_function(const wl_func *g) {
+  if (!g || !g->body || g->nparams != 2 || g->body->kind != WL_S_COMPOUND || g->body->nkids != 1 ||
+      g->body->kids[0]->kind != WL_S_RETURN)
+    return false;
+  const wl_var *a = g->params[0], *b = g->params[1];
+  const wl_expr *e = wl_expr_strip(g->body->kids[0]->expr);
+  if (!e || e->nargs < 2)
+    return false;
+  bool ab = ref_to(e->args[0], a) && ref_to(e->args[1], b),
+       ba = ref_to(e->args[0], b) && ref_to(e->args[1], a);
+  int op = bin_op_of(e);
+  if (op != WL_B_NONE)
+    return commutative_op(op) && (ab || ba);
+  if (e->kind == WL_E_CALL)
+    return e->nargs == 2 && symmetric_builtin(e) && (ab || ba);
+  if (e->kind != WL_E_COND || e->nargs != 3)
+    return false;
+  const wl_expr *c = wl_expr_strip(e->args[0]);
+  int cop = bin_op_of(c);
+  bool cmp = (cop == WL_B_LT || cop == WL_B_GT || cop == WL_B_LE || cop == WL_B_GE) &&
+             ((ref_to(c->args[0], a) && ref_to(c->args[1], b)) ||
+              (ref_to(c->args[0], b) && ref_to(c->args[1], a)));
+  return cmp && ((ref_to(e->args[1], a) && ref_to(e->args[2], b)) ||
+                 (ref_to(e->args[1], b) && ref_to(e->args[2], a)));
+}
+
+/* The functor a parameter of bf->f receives (`ReduceMin<T>{}`, passed on
+ * through wrappers): whether the operator() of its class that the file
+ * defines is symmetric_function (all of them, at least one). */
+static bool symmetric_functor(const bfly *bf, const wl_var *p) {
+  for (int depth = 0; bf && depth < 8; depth++) {
+    if (!p || !(p->flags & WL_V_PARAM) || p->param_index < 0)
+      return false;
+    const wl_expr *a = wl_expr_strip(wl_lanes_call_arg(bf->L, bf->call, (unsigned)p->param_index));
+    if (!a)
+      return false;
+    if (a->kind == WL_E_REF) { /* passed on by the caller */
+      p = a->var;
+      bf = bf->outer;
+      continue;
+    }
+    if (a->kind != WL_E_CALL || !a->callee_usr || a->callee)
+      return false;
+    /* the class (a template's construction names it), or the class of the
+     * constructor called */
+    const char *cu = a->callee_usr, *ctor = strstr(cu, "@F@");
+    int clen = ctor ? (int)(ctor - cu) : (int)strlen(cu);
+    char key[512];
+    int n = snprintf(key, sizeof key, "%.*s@F@operator()", clen, cu);
+    if (n <= 0 || (size_t)n >= sizeof key)
+      return false;
+    unsigned found = 0;
+    for (unsigned k = 0; k < bf->L->nfi; k++) {
+      const wl_func *g = bf->L->fi[k].f;
+      if (!g->usr || strncmp(g->usr, key, (size_t)n) != 0)
+        continue;
+      if (!symmetric_function(g))
+        return false;
+      found++;
+    }
+    return found > 0;
+  }
+  return false;
+}
+
+/* `__shfl_xor_sync(full, v, k[, 32])`: k, else NULL. */
+static const wl_expr *xor_of(const bfly *bf, const wl_expr *x, const wl_var *v) {
+  x = wl_expr_strip(x);
+  const wl_builtin *co = x && x->kind == WL_E_CALL ? wl_collective_of(x) : NULL;
+  if (!co || co->kind != WL_BK_SHFL_XOR || co->legacy || co->src_arg < 1 ||
+      !ref_to(arg_at(x, co->src_arg - 1), v))
+    return NULL;
+  long long m, w = 32;
+  const wl_expr *we = arg_at(x, co->width_arg);
+  if (!bfly_fold(bf, wl_collective_mask(x), &m) || (m & 0xffffffffLL) != 0xffffffffLL ||
+      (we && (!bfly_fold(bf, we, &w) || w != 32)))
+    return NULL;
+  return arg_at(x, co->src_arg);
+}
+
+/* One step of v: `v = op(v, X)`, `v = X + v`, `v += X` with X the xor
+ * shuffle of v: the shuffle's offset, else NULL. */
+static const wl_expr *bfly_step(const bfly *bf, const wl_expr *e, const wl_var *v) {
+  e = wl_expr_strip(e);
+  if (!e || e->nargs != 2 || !ref_to(e->args[0], v))
+    return NULL;
+  int op = e->kind == WL_E_BINARY ? e->op : WL_B_NONE;
+  if (e->kind == WL_E_CALL && !e->callee_is_method && e->name)
+    op = strcmp(e->name, "operator=") == 0    ? WL_B_ASSIGN
+         : strcmp(e->name, "operator+=") == 0 ? WL_B_ADD_ASSIGN
+         : strcmp(e->name, "operator*=") == 0 ? WL_B_MUL_ASSIGN
+                                              : WL_B_NONE;
+  if (op == WL_B_ADD_ASSIGN || op == WL_B_MUL_ASSIGN || op == WL_B_AND_ASSIGN ||
+      op == WL_B_OR_ASSIGN || op == WL_B_XOR_ASSIGN)
+    return xor_of(bf, e->args[1], v);
+  if (op != WL_B_ASSIGN)
+    return NULL;
+  const wl_expr *r = wl_expr_strip(e->args[1]);
+  if (!r || r->nargs != 2)
+    return NULL;
+  const wl_expr *x = ref_to(r->args[0], v) ? r->args[1] : ref_to(r->args[1], v) ? r->args[0] : NULL;
+  const wl_expr *k = x ? xor_of(bf, x, v) : NULL;
+  if (!k)
+    return NULL;
+  int rop = bin_op_of(r);
+  if (rop != WL_B_NONE)
+    return commutative_op(rop) ? k : NULL;
+  if (r->kind != WL_E_CALL)
+    return NULL;
+  const wl_expr *ce = wl_expr_strip(r->callee_expr);
+  if (symmetric_builtin(r) || (r->callee && symmetric_function(r->callee)) ||
+      (!r->callee && ce && ce->kind == WL_E_REF && ce->var && symmetric_functor(bf, ce->var)))
+    return k;
+  return NULL;
+}
+
+typedef struct touch {
+  const wl_var *v;
+  bool hit;
+} touch;
+
+static bool touches(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  touch *t = ud;
+  if ((e->kind == WL_E_BINARY && wl_binop_is_assign(e->op) && e->nargs == 2 &&
+       ref_to(e->args[0], t->v)) ||
+      (e->kind == WL_E_UNARY && e->op != WL_U_DEREF && e->op != WL_U_PLUS && e->op != WL_U_MINUS &&
+       e->op != WL_U_NOT && e->op != WL_U_LNOT && e->nargs == 1 && ref_to(e->args[0], t->v)) ||
+      (e->kind == WL_E_CALL && e->nargs > 0 && ref_to(e->args[0], t->v) && e->name &&
+       strncmp(e->name, "operator", 8) == 0 && strchr(e->name + 8, '=')))
+    t->hit = true;
+  for (unsigned i = 0; e->kind == WL_E_CALL && !e->callee_in_prelude && i < e->nargs; i++)
+    t->hit |= ref_to(e->args[i], t->v);
+  return !t->hit;
+}
+
+/* Whether e (s) may change v: an assignment, ++, --, &v, a call other than a
+ * CUDA built-in given v. */
+static bool changes(const wl_expr *e, const wl_var *v) {
+  touch t = {v, false};
+  wl_visitor vis = {NULL, touches, &t, false};
+  wl_walk_expr(e, NULL, &vis);
+  return t.hit;
+}
+
+static bool stmt_changes(const wl_stmt *s, const wl_var *v) {
+  touch t = {v, false};
+  wl_visitor vis = {NULL, touches, &t, false};
+  wl_walk_stmt(s, &vis);
+  return t.hit;
+}
+
+static bool bfly_stmt(bfly *bf, const wl_stmt *s, const wl_var *v, unsigned *bits);
+
+/* `for (o = A; cond; o >>= 1)` (or /= 2, <<= 1, *= 2, o = o / 2, ...) whose
+ * trip count and offsets fold: the body read once per value of o. */
+static bool bfly_loop(bfly *bf, const wl_stmt *s, const wl_var *v, unsigned *bits) {
+  if (bf->loopv || !s->init || !s->expr || !s->inc || s->init->kind != WL_S_DECL ||
+      s->init->nvars != 1)
+    return false;
+  const wl_var *o = s->init->vars[0];
+  const wl_expr *inc = wl_expr_strip(s->inc);
+  if (o == v || !inc || inc->kind != WL_E_BINARY || inc->nargs != 2 || !ref_to(inc->args[0], o))
+    return false;
+  long long val;
+  if (!bfly_fold(bf, o->init, &val))
+    return false;
+  bf->loopv = o;
+  bool ok = true;
+  for (unsigned it = 0; ok; it++) {
+    long long c, r;
+    bf->loopval = val;
+    if (it > 64 || !bfly_fold(bf, s->expr, &c)) {
+      ok = false;
+      break;
+    }
+    if (!c)
+      break;
+    ok = bfly_stmt(bf, s->then_s, v, bits) && !stmt_changes(s->then_s, o);
+    if (!ok || !bfly_fold(bf, inc->args[1], &r))
+      break;
+    switch (inc->op) {
+    case WL_B_ASSIGN: val = r; break;
+    case WL_B_SHR_ASSIGN:
+      ok = r >= 0 && r < 63;
+      val = ok ? val >> r : 0;
+      break;
+    case WL_B_SHL_ASSIGN:
+      ok = r >= 0 && r < 32 && val >= 0 && val < (1LL << 32);
+      val = ok ? val << r : 0;
+      break;
+    case WL_B_DIV_ASSIGN:
+      ok = r > 0;
+      val = ok ? val / r : 0;
+      break;
+    case WL_B_MUL_ASSIGN:
+      ok = r > 0 && val >= 0 && val < (1LL << 32) && r < (1LL << 16);
+      val = ok ? val * r : 0;
+      break;
+    default: ok = false; break;
+    }
+  }
+  bf->loopv = NULL;
+  return ok;
+}
+
+static bool bfly_stmt(bfly *bf, const wl_stmt *s, const wl_var *v, unsigned *bits) {
+  if (!s)
+    return true;
+  if (!bf->budget)
+    return false;
+  bf->budget--;
+  switch (s->kind) {
+  case WL_S_NULL: return true;
+  case WL_S_OTHER: /* `#pragma unroll` before a loop */
+    if (s->expr || s->then_s)
+      return false;
+    /* fall through */
+  case WL_S_COMPOUND:
+    for (unsigned i = 0; i < s->nkids; i++)
+      if (!bfly_stmt(bf, s->kids[i], v, bits))
+        return false;
+    return true;
+  case WL_S_DECL:
+    for (unsigned i = 0; i < s->nvars; i++)
+      if (s->vars[i] == v || (s->vars[i]->init && changes(s->vars[i]->init, v)))
+        return false;
+    return true;
+  case WL_S_EXPR: {
+    const wl_expr *k = bfly_step(bf, s->expr, v);
+    long long kv;
+    if (!k) {
+      return !changes(s->expr, v);
+    }
+    if (!bfly_fold(bf, k, &kv) || kv <= 0 || kv >= 32 || (kv & (kv - 1)))
+      return false;
+    *bits |= (unsigned)kv;
+    return true;
+  }
+  case WL_S_IF: {
+    long long c;
+    if (s->init || !bfly_fold(bf, s->expr, &c)) {
+      return false;
+    }
+    return bfly_stmt(bf, c ? s->then_s : s->else_s, v, bits);
+  }
+  case WL_S_FOR: return bfly_loop(bf, s, v, bits);
+  default: return false;
+  }
+}
+
+/* Whether `call` runs a function that returns the same value in every lane
+ * of a warp that runs it whole: a complete xor butterfly of the variable it
+ * returns (above), or a wrapper whose body returns such a call. */
+static bool bfly_call(const wl_lanes *L, const wl_expr *call, const bfly *outer, int depth) {
+  unsigned off;
+  const finfo *g = call_target(L, call, &off);
+  const wl_stmt *body = g ? g->f->body : NULL;
+  if (!g || off || depth > 4 || !body || body->kind != WL_S_COMPOUND || !body->nkids)
+    return false;
+  tbind here = {g->f, call, outer ? outer->b : NULL};
+  bfly bf = {L, g->f, call, outer, g->f->ntparams ? &here : NULL, NULL, 0, 512};
+  const wl_stmt *last = body->kids[body->nkids - 1];
+  const wl_expr *r = last->kind == WL_S_RETURN ? wl_expr_strip(last->expr) : NULL;
+  if (!r)
+    return false;
+  if (r->kind == WL_E_CALL) { /* a wrapper: nothing but declarations before */
+    for (unsigned i = 0; i + 1 < body->nkids; i++)
+      if (body->kids[i]->kind != WL_S_DECL && body->kids[i]->kind != WL_S_NULL)
+        return false;
+    return bfly_call(L, r, &bf, depth + 1);
+  }
+  if (r->kind != WL_E_REF || !r->var)
+    return false;
+  unsigned bits = 0;
+  for (unsigned i = 0; i + 1 < body->nkids; i++)
+    if (!bfly_stmt(&bf, body->kids[i], r->var, &bits)) {
+      return false;
+    }
+  return bits == 31;
+}
+
+static const char bfly_yes, bfly_no;
+
+static bool uniform_result_call(wl_lanes *L, const wl_expr *e) {
+  void **slot = pmap_slot(&L->bfly, e, true);
+  if (!*slot)
+    *slot = (void *)(bfly_call(L, e, NULL, 0) ? &bfly_yes : &bfly_no);
+  return *slot == &bfly_yes;
 }
 
 /* Whether the statement chain of r (in function template b->g) holds an
