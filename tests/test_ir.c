@@ -81,6 +81,33 @@ START_TEST(test_function_kinds) {
 }
 END_TEST
 
+/* A static_assert in a function body keeps its condition on its DECL
+ * statement, outside what visitors walk. */
+START_TEST(test_static_assert_cond) {
+  wl_tu *tu = parse_src("template <int D> __global__ void k(float *p) {\n"
+                        "  static_assert(D % 64 == 0, \"D\");\n"
+                        "  int x = 1;\n"
+                        "  p[0] = x;\n"
+                        "}\n");
+  const wl_stmt *sa = body_stmt(func(tu, "k"), 0), *decl = body_stmt(func(tu, "k"), 1);
+  ck_assert_int_eq(sa->kind, WL_S_DECL);
+  ck_assert_uint_eq(sa->nvars, 0);
+  ck_assert_ptr_nonnull(sa->assert_cond);
+  const wl_expr *c = wl_expr_strip(sa->assert_cond);
+  ck_assert_int_eq(c->kind, WL_E_BINARY);
+  ck_assert_int_eq(c->op, WL_B_EQ);
+  const wl_expr *m = wl_expr_strip(c->args[0]);
+  ck_assert_int_eq(m->kind, WL_E_BINARY);
+  ck_assert_int_eq(m->op, WL_B_REM);
+  ck_assert_str_eq(wl_expr_strip(m->args[0])->name, "D");
+  ck_assert_ptr_null(decl->assert_cond);
+  ck_assert_uint_eq(decl->nvars, 1);
+  /* not walked: no reference to D is visited */
+  ck_assert_ptr_null(nth_expr(func(tu, "k"), WL_E_REF, "D", 0));
+  wl_tu_free(tu);
+}
+END_TEST
+
 START_TEST(test_control_flow) {
   wl_tu *tu = parse_src("__global__ void k(int *p, int n) {\n"
                         "  if (n > 1) p[0] = 1; else p[1] = 2;\n"
@@ -756,6 +783,7 @@ Suite *wl_suite_ir(void) {
   tcase_add_test(tc, test_batches);
   tcase_add_test(tc, test_call_template_arguments);
   tcase_add_test(tc, test_dependent_class_member_calls);
+  tcase_add_test(tc, test_static_assert_cond);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -50,8 +50,17 @@ enum {
   /* a kernel parameter that every launch in the file passes as a multiple
    * of 32 or as the block's own width (launch_wdiv): threadIdx.x divided by
    * it is a warp id, or 0 in the whole block */
-  SH_WDIV = 1u << 8
+  SH_WDIV = 1u << 8,
+  /* 2^tk times a SH_TID value (tk >= 1): `(blockDim.x * blockIdx.x +
+   * threadIdx.x) * 4`, a thread's first element of four */
+  SH_TIDS = 1u << 9
 };
+
+/* lv.tk of a value that may take any scale (the control dependence of
+ * lv_ctrl, which says nothing about shapes) */
+#define TK_ANY 0xffu
+/* the largest lv.p2 kept (2^62) */
+#define P2_MAX 62
 
 typedef struct lv {
   bool set;
@@ -59,9 +68,19 @@ typedef struct lv {
   unsigned shape; /* facts that hold of every value joined (intersection) */
   uint64_t pdeps; /* parameters of the function the value depends on */
   const wl_expr *am;
+  /* a shape fact like those of `shape`: every value joined is a multiple of
+   * 2^p2 (SH_M32 says 2^5 by itself: see lv_p2) */
+  unsigned char p2;
+  unsigned char tk; /* SH_TIDS: the scale's exponent */
 } lv;
 
-static const lv LV_UNIFORM = {true, 0, 0, 0, NULL};
+static const lv LV_UNIFORM = {true, 0, 0, 0, NULL, 0, 0};
+
+/* The power of two every value joined is known to be a multiple of. */
+static unsigned lv_p2(lv a) {
+  unsigned p = a.p2;
+  return (a.shape & SH_M32) && p < 5 ? 5 : p;
+}
 
 /* The first bit of pdeps that stands for a parameter of a lambda's enclosing
  * function (see finfo.outer). */
@@ -73,6 +92,12 @@ static lv lv_join(lv a, lv b) {
   if (!a.set)
     return b;
   a.flags |= b.flags;
+  unsigned pa = lv_p2(a), pb = lv_p2(b);
+  a.p2 = (unsigned char)(pa < pb ? pa : pb);
+  if ((a.shape & b.shape & SH_TIDS) && a.tk != b.tk && a.tk != TK_ANY && b.tk != TK_ANY)
+    a.shape &= ~(unsigned)SH_TIDS;
+  else if (a.tk == TK_ANY)
+    a.tk = b.tk;
   a.shape &= b.shape;
   a.pdeps |= b.pdeps;
   if (!a.am)
@@ -94,16 +119,21 @@ static lv lv_ctrl(lv a) {
   lv r = lv_deps(a);
   r.set = a.set;
   r.shape = ~0u;
+  r.p2 = P2_MAX;
+  r.tk = TK_ANY;
   return r;
 }
 
 static lv lv_noshape(lv a) {
   a.shape = 0;
+  a.p2 = 0;
+  a.tk = 0;
   return a;
 }
 
 static bool lv_same(lv a, lv b) {
-  return a.set == b.set && a.flags == b.flags && a.shape == b.shape && a.pdeps == b.pdeps;
+  return a.set == b.set && a.flags == b.flags && a.shape == b.shape && a.pdeps == b.pdeps &&
+         a.p2 == b.p2 && a.tk == b.tk;
 }
 
 static bool lv_ld_free(lv a) { return !(a.flags & LV_LD) && a.pdeps == 0; }
@@ -235,6 +265,14 @@ struct finfo {
   long long launch_bx;
   bool launch_z1, launch_warps, launch_seen;
   uint64_t launch_wdiv;
+  /* [nparams]: a power of two (its exponent) that every launch passes
+   * parameter i a multiple of (launch_arg_divisor) */
+  unsigned char *launch_p2;
+  /* template parameters of f that a static_assert of its body says are
+   * multiples of 2^tp_p2[i] (`static_assert(D % 64 == 0, "...")`) */
+  const char *tp_name[4];
+  unsigned char tp_p2[4];
+  unsigned ntp;
   /* a number every launch's block depth is a multiple of (1: none known;
    * llm.c's `dim3 block_dim = {4, 8, (unsigned)block_size / WARP_SIZE}` with
    * block_size 768 or 1024: 8) */
@@ -480,15 +518,30 @@ static void assign(walker *W, const wl_expr *target, lv val);
 
 static bool fold(const wl_expr *e, long long *v) { return wl_consteval(e, v); }
 
+/* The exponent of the largest power of two dividing c (P2_MAX for 0). */
+static unsigned char ctz_ll(long long c) {
+  unsigned char k = 0;
+  if (c == 0)
+    return P2_MAX;
+  while (k < P2_MAX && !(c & 1)) {
+    c >>= 1;
+    k++;
+  }
+  return k;
+}
+
 static lv constant(long long c) {
   lv r = LV_UNIFORM;
   if (c % 32 == 0)
     r.shape = SH_M32;
+  r.p2 = ctz_ll(c);
   return r;
 }
 
-/* threshold tests of a TID value that split no warp */
-static bool uniform_compare(int op, lv t, const wl_expr *te, bool tid_left) {
+/* threshold tests of a TID value (times 2^k: SH_TIDS) that split no warp:
+ * 2^k * (tid + 32 * u) < T with T a multiple of 2^(5 + k) holds for whole
+ * warps, as tid + 32 * u < T / 2^k does */
+static bool uniform_compare(int op, lv t, const wl_expr *te, bool tid_left, unsigned k) {
   /* normalize to tid OP threshold */
   if (!tid_left) {
     switch (op) {
@@ -502,10 +555,18 @@ static bool uniform_compare(int op, lv t, const wl_expr *te, bool tid_left) {
   long long c;
   if (fold(te, &c)) {
     if (op == WL_B_LT || op == WL_B_GE)
-      return c % 32 == 0;
-    return (c + 1) % 32 == 0; /* <= 31, > 63 */
+      return c % (32LL << k) == 0;
+    return c >= 0 && (c / (1LL << k) + 1) % 32 == 0; /* <= 31, > 63 */
   }
-  return (op == WL_B_LT || op == WL_B_GE) && (t.shape & SH_M32) && !(t.flags & LV_LD);
+  return (op == WL_B_LT || op == WL_B_GE) && lv_p2(t) >= 5 + k && !(t.flags & LV_LD);
+}
+
+/* c == 2^k with 1 <= k <= 16: k, else 0 */
+static unsigned pow2_exp(long long c) {
+  for (unsigned k = 1; k <= 16; k++)
+    if (c == 1LL << k)
+      return k;
+  return 0;
 }
 
 static lv binop(walker *W, const wl_expr *e, int op, lv a, lv b) {
@@ -526,8 +587,15 @@ static lv binop(walker *W, const wl_expr *e, int op, lv a, lv b) {
       r.shape = SH_M32;
     } else if ((a.shape & SH_TID) && (b.shape & SH_M32) && lv_ld_free(b))
       r.shape = SH_TID;
-    else if ((op == WL_B_ADD || op == WL_B_ADD_ASSIGN) && (b.shape & SH_TID) &&
-             (a.shape & SH_M32) && lv_ld_free(a))
+    else if ((a.shape & SH_TIDS) && lv_p2(b) >= 5u + a.tk && lv_ld_free(b)) {
+      r.shape = SH_TIDS;
+      r.tk = a.tk;
+    } else if ((op == WL_B_ADD || op == WL_B_ADD_ASSIGN) && (b.shape & SH_TIDS) &&
+               lv_p2(a) >= 5u + b.tk && lv_ld_free(a)) {
+      r.shape = SH_TIDS;
+      r.tk = b.tk;
+    } else if ((op == WL_B_ADD || op == WL_B_ADD_ASSIGN) && (b.shape & SH_TID) &&
+               (a.shape & SH_M32) && lv_ld_free(a))
       r.shape = SH_TID;
     else if ((op == WL_B_ADD || op == WL_B_ADD_ASSIGN) &&
              (((a.shape & SH_TID) && (b.shape & SH_ROW)) ||
@@ -548,11 +616,34 @@ static lv binop(walker *W, const wl_expr *e, int op, lv a, lv b) {
       r.shape = SH_BDX | SH_M32;
     else if ((a.shape | b.shape) & SH_M32)
       r.shape = SH_M32;
+    if (!(r.shape & SH_ROW)) {
+      unsigned p = lv_p2(a) + lv_p2(b);
+      r.p2 = (unsigned char)(p > P2_MAX ? P2_MAX : p);
+    }
+    for (int i = 0; i < 2 && !(r.shape & (SH_ROW | SH_BDX)); i++) {
+      lv t = i ? b : a;
+      unsigned k = fold(i ? ae : be, &c) ? pow2_exp(c) : 0;
+      if (k && (t.shape & (SH_TID | SH_TIDS)) && (t.shape & SH_TIDS ? t.tk : 0) + k <= 16) {
+        /* (tid + 32 * u) * 2^k */
+        r.shape |= SH_TIDS;
+        r.tk = (unsigned char)((t.shape & SH_TIDS ? t.tk : 0) + k);
+        break;
+      }
+    }
     break;
   case WL_B_SHL:
   case WL_B_SHL_ASSIGN:
     if ((a.shape & SH_M32) || (fold(be, &c) && c >= 5 && c < 64))
       r.shape = SH_M32;
+    if (fold(be, &c) && c >= 1 && c <= 16 && (a.shape & (SH_TID | SH_TIDS)) &&
+        (a.shape & SH_TIDS ? a.tk : 0) + c <= 16) {
+      r.shape |= SH_TIDS;
+      r.tk = (unsigned char)((a.shape & SH_TIDS ? a.tk : 0) + c);
+    }
+    if (fold(be, &c) && c >= 0 && c < 63) {
+      unsigned p = lv_p2(a) + (unsigned)c;
+      r.p2 = (unsigned char)(p > P2_MAX ? P2_MAX : p);
+    }
     break;
   case WL_B_DIV:
   case WL_B_DIV_ASSIGN:
@@ -600,10 +691,12 @@ static lv binop(walker *W, const wl_expr *e, int op, lv a, lv b) {
   case WL_B_GT:
   case WL_B_LE:
   case WL_B_GE:
-    if (ww && (a.shape & SH_TID) && uniform_compare(op, b, be, true)) {
+    if (ww && (a.shape & (SH_TID | SH_TIDS)) &&
+        uniform_compare(op, b, be, true, a.shape & SH_TID ? 0 : a.tk)) {
       r = lv_noshape(b);
       r.flags |= a.flags & ~LV_LD;
-    } else if (ww && (b.shape & SH_TID) && uniform_compare(op, a, ae, false)) {
+    } else if (ww && (b.shape & (SH_TID | SH_TIDS)) &&
+               uniform_compare(op, a, ae, false, b.shape & SH_TID ? 0 : b.tk)) {
       r = lv_noshape(a);
       r.flags |= b.flags & ~LV_LD;
     }
@@ -638,8 +731,11 @@ static lv subst(lv sum, const lv *args, unsigned nargs) {
     return LV_UNIFORM;
   lv r = sum;
   r.pdeps = 0;
-  if (sum.pdeps)
+  if (sum.pdeps) {
     r.shape = 0;
+    r.p2 = 0;
+    r.tk = 0;
+  }
   /* a dependence on the enclosing function of a lambda called here, which
    * no argument replaces: lane-dependent, conservatively */
   for (unsigned i = nargs > LV_OUTER ? nargs : LV_OUTER; i < 64; i++)
@@ -956,6 +1052,16 @@ static lv eval_inner(walker *W, const wl_expr *e) {
   case WL_E_LAMBDA: return LV_UNIFORM;
   case WL_E_REF: {
     const wl_var *v = e->var;
+    if (!v && e->name && (e->type & WL_T_DEPENDENT))
+      for (unsigned i = 0; i < W->fi->ntp; i++)
+        if (strcmp(W->fi->tp_name[i], e->name) == 0) {
+          /* a template parameter that a static_assert says is a multiple of 2^p2 */
+          lv r = LV_UNIFORM;
+          r.p2 = W->fi->tp_p2[i];
+          if (r.p2 >= 5)
+            r.shape = SH_M32;
+          return r;
+        }
     if (!v)
       return LV_UNIFORM;
     if (v->flags & WL_V_GLOBAL) {
@@ -2050,6 +2156,124 @@ static bool warp_divisor_arg(const wl_func *h, const wl_expr *a, const wl_expr *
   return i && warp_divisor_arg(h, i, bx, depth + 1);
 }
 
+/* Whether statement s leaves the function (or the program): a return, a
+ * call of a function named like abort, exit or an assertion's failure
+ * (GGML_ABORT's ggml_abort, __assert_fail, exit), or a block ending so. */
+static bool leaves(const wl_stmt *s, int depth) {
+  if (!s || depth > 4)
+    return false;
+  if (s->kind == WL_S_RETURN)
+    return true;
+  if (s->kind == WL_S_COMPOUND)
+    return s->nkids && leaves(s->kids[s->nkids - 1], depth + 1);
+  if (s->kind != WL_S_EXPR || !s->expr)
+    return false;
+  const wl_expr *e = wl_expr_strip(s->expr);
+  if (!e || e->kind != WL_E_CALL || !e->name)
+    return false;
+  static const char *const words[] = {"abort", "assert", "exit", "fatal", "panic", "trap"};
+  char low[64];
+  size_t n = strlen(e->name);
+  if (n >= sizeof low)
+    return false;
+  for (size_t i = 0; i <= n; i++)
+    low[i] = (char)tolower((unsigned char)e->name[i]);
+  for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+    if (strstr(low, words[i]))
+      return true;
+  return false;
+}
+
+/* `v % K == 0` (either order of ==, K a positive constant of h): K, else 0.
+ * neg: the test as written is negated (`v % K != 0`, `v % K`). */
+static long long mod_test(const wl_func *h, const wl_expr *c, const wl_var *v, bool neg) {
+  long long k, z;
+  c = wl_expr_strip(c);
+  if (!c)
+    return 0;
+  const wl_expr *m = c;
+  if (c->kind == WL_E_BINARY && c->nargs == 2 && (c->op == (neg ? WL_B_NE : WL_B_EQ))) {
+    int i = fold(c->args[1], &z) && z == 0 ? 0 : fold(c->args[0], &z) && z == 0 ? 1 : -1;
+    if (i < 0)
+      return 0;
+    m = wl_expr_strip(c->args[i]);
+  } else if (!neg) {
+    return 0;
+  }
+  if (!m || m->kind != WL_E_BINARY || m->op != WL_B_REM || m->nargs != 2)
+    return 0;
+  const wl_expr *x = wl_expr_strip(m->args[0]);
+  if (!x || x->kind != WL_E_REF || x->var != v || !host_int(h, m->args[1], &k, 0) || k <= 0)
+    return 0;
+  return k;
+}
+
+/* The largest K of the `v % K == 0` tests that condition c says hold
+ * (holds) or fail (!holds) (through !, && where they hold, || where they
+ * fail); 0 when none. */
+static long long mod_facts(const wl_func *h, const wl_expr *c, const wl_var *v, bool holds,
+                           int depth) {
+  c = wl_expr_strip(c);
+  if (!c || depth > 8)
+    return 0;
+  if (c->kind == WL_E_UNARY && c->op == WL_U_LNOT && c->nargs == 1)
+    return mod_facts(h, c->args[0], v, !holds, depth + 1);
+  if (c->kind == WL_E_BINARY && c->nargs == 2 && c->op == (holds ? WL_B_LAND : WL_B_LOR)) {
+    long long a = mod_facts(h, c->args[0], v, holds, depth + 1);
+    long long b = mod_facts(h, c->args[1], v, holds, depth + 1);
+    return a > b ? a : b;
+  }
+  return mod_test(h, c, v, !holds);
+}
+
+/* A number that host function h asserts variable v to be a multiple of,
+ * before offset `before` (a statement of its body's top level: `assert(v %
+ * K == 0);`, ggml's GGML_ASSERT(v % K == 0), which is `if (!(v % K == 0))
+ * ggml_abort(...)`, `if (v % K != 0) return;`); 0 when none, or when h
+ * assigns v. */
+static long long asserted_multiple(const wl_func *h, const wl_var *v, const wl_loc *before) {
+  if (!h || !h->body || h->body->kind != WL_S_COMPOUND || !v || !is_local(v))
+    return 0;
+  member_assign_find a = {v, false};
+  wl_visitor vis = {NULL, find_member_assigned, &a, true};
+  wl_walk_stmt(h->body, &vis);
+  if (a.found)
+    return 0;
+  long long best = 0;
+  for (unsigned i = 0; i < h->body->nkids; i++) {
+    const wl_stmt *s = h->body->kids[i];
+    if (s->range.end.offset > before->offset || !s->range.end.file || !before->file ||
+        strcmp(s->range.end.file, before->file) != 0)
+      break;
+    long long k = 0;
+    if (s->kind == WL_S_IF && !s->else_s && s->expr && leaves(s->then_s, 0))
+      k = mod_facts(h, s->expr, v, false, 0);
+    else if (s->kind == WL_S_EXPR && s->expr) {
+      const wl_expr *e = wl_expr_strip(s->expr);
+      if (e && e->kind == WL_E_COND && e->nargs == 3 &&
+          (has_within(e->args[1], is_assert_fail, 3) || has_within(e->args[2], is_assert_fail, 3)))
+        k = mod_facts(h, e->args[0], v, true, 0);
+    }
+    if (k > best)
+      best = k;
+  }
+  return best;
+}
+
+/* A number launch argument a (of host function h, the launch at `at`) is
+ * always a multiple of: host_divisor's, or one that h asserts of the
+ * variable before the launch. */
+static long long launch_arg_divisor(const wl_func *h, const wl_expr *a, const wl_loc *at) {
+  long long d = host_divisor(h, a, 0);
+  const wl_expr *x = wl_expr_strip(a);
+  if (x && x->kind == WL_E_REF && x->var) {
+    long long k = asserted_multiple(h, x->var, at);
+    if (k > 0)
+      d = d / gcd_ll(d, k) * k;
+  }
+  return d > 0 ? d : 1;
+}
+
 static void note_launch(const wl_func *h, const wl_expr *launch, const long long d[3], void *ud) {
   finfo *k = finfo_of(ud, launch->callee);
   if (!k)
@@ -2067,6 +2291,14 @@ static void note_launch(const wl_func *h, const wl_expr *launch, const long long
     bool one;
     const wl_expr *z = block_dim_expr(h, launch->config->args[1], 2, &one, 0);
     zdiv = z ? host_divisor(h, z, 0) : 1;
+  }
+  for (unsigned i = 0; i < k->f->nparams; i++) {
+    unsigned char p2 = 0;
+    if (i < launch->nargs && (k->f->params[i]->type & WL_T_INTEGER) &&
+        !(k->f->params[i]->type & WL_T_POINTER))
+      p2 = ctz_ll(launch_arg_divisor(h, launch->args[i], &launch->loc));
+    if (!k->launch_seen || p2 < k->launch_p2[i])
+      k->launch_p2[i] = p2;
   }
   if (!k->launch_seen) {
     k->launch_seen = true;
@@ -2112,6 +2344,51 @@ bool wl_launch_block_dims(const wl_tu *tu, const wl_func *k, long long dims[3]) 
   return df.seen;
 }
 
+/* `P % K == 0` (either order of ==) with P a template parameter of f (a
+ * reference to it) and K a positive constant: records 2^ctz(K) for P. */
+static void note_tparam_multiple(finfo *fi, const wl_expr *c, int depth) {
+  long long k, z;
+  c = wl_expr_strip(c);
+  if (!c || depth > 8 || c->kind != WL_E_BINARY || c->nargs != 2)
+    return;
+  if (c->op == WL_B_LAND) {
+    note_tparam_multiple(fi, c->args[0], depth + 1);
+    note_tparam_multiple(fi, c->args[1], depth + 1);
+    return;
+  }
+  int i = c->op != WL_B_EQ                 ? -1
+          : fold(c->args[1], &z) && z == 0 ? 0
+          : fold(c->args[0], &z) && z == 0 ? 1
+                                           : -1;
+  const wl_expr *m = i >= 0 ? wl_expr_strip(c->args[i]) : NULL;
+  if (!m || m->kind != WL_E_BINARY || m->op != WL_B_REM || m->nargs != 2 || !fold(m->args[1], &k) ||
+      k <= 0)
+    return;
+  const wl_expr *p = wl_expr_strip(m->args[0]);
+  if (!p || p->kind != WL_E_REF || p->var || !p->name || !(p->type & WL_T_DEPENDENT))
+    return;
+  for (unsigned t = 0; t < fi->f->ntparams; t++)
+    if (fi->f->tparams[t] && strcmp(fi->f->tparams[t], p->name) == 0) {
+      for (unsigned j = 0; j < fi->ntp; j++)
+        if (strcmp(fi->tp_name[j], p->name) == 0) {
+          if (ctz_ll(k) > fi->tp_p2[j])
+            fi->tp_p2[j] = ctz_ll(k);
+          return;
+        }
+      if (fi->ntp < 4) {
+        fi->tp_name[fi->ntp] = p->name;
+        fi->tp_p2[fi->ntp++] = ctz_ll(k);
+      }
+      return;
+    }
+}
+
+static bool find_static_assert(const wl_stmt *s, void *ud) {
+  if (s->kind == WL_S_DECL && s->assert_cond)
+    note_tparam_multiple(ud, s->assert_cond, 0);
+  return true;
+}
+
 /* Own evidence, then the functions that only such functions call (transitively). */
 static void rows_evidence(wl_lanes *L) {
   launch_evidence(L);
@@ -2119,7 +2396,7 @@ static void rows_evidence(wl_lanes *L) {
     finfo *fi = &L->fi[k];
     if (!fi->analyzed)
       continue;
-    wl_visitor v = {NULL, find_row_evidence, fi, false};
+    wl_visitor v = {find_static_assert, find_row_evidence, fi, false};
     wl_walk_stmt(fi->f->body, &v);
     /* every launch in the file gives blocks a whole number of warps wide */
     if (fi->launch_seen && fi->launch_warps)
@@ -2288,6 +2565,8 @@ static void analyze_function(wl_lanes *L, finfo *fi) {
       p.shape = fi->param_prev[i].shape;
     if ((f->flags & WL_F_GLOBAL) && i < 64 && (fi->launch_wdiv >> i & 1u) && L->opts.whole_warps)
       p.shape |= SH_WDIV;
+    if ((f->flags & WL_F_GLOBAL) && fi->launch_seen)
+      p.p2 = fi->launch_p2[i]; /* every launch passes a multiple of 2^p2 */
     *env_slot(L, f->params[i]) = p;
     void **o = pmap_slot(&L->owner, f->params[i], true);
     if (!*o)
@@ -2439,6 +2718,7 @@ wl_lanes *wl_lanes_new(const wl_tu *tu, const wl_lanes_opts *o) {
     fi->param_cur = wl_arena_alloc(&L->arena, (np + 1) * sizeof(lv));
     fi->out_prev = wl_arena_alloc(&L->arena, (np + 1) * sizeof(lv));
     fi->out_cur = wl_arena_alloc(&L->arena, (np + 1) * sizeof(lv));
+    fi->launch_p2 = wl_arena_alloc(&L->arena, np + 1);
     *pmap_slot(&L->fmap, f, true) = fi;
   }
   for (unsigned k = 0; k < L->nfi; k++)

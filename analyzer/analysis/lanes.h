@@ -28,7 +28,13 @@
  * __uni_sync/__match_*_sync/__reduce_*_sync (the same for every lane that
  * takes part), loads through warp-uniform addresses (a __shared__ scalar read
  * after a barrier), and comparisons like `threadIdx.x < 32` of threadIdx.x (or
- * threadIdx.x plus a multiple of 32) against a multiple of 32.
+ * threadIdx.x plus a multiple of 32) against a multiple of 32: a constant, a
+ * template parameter P of the function after `static_assert(P % K == 0)`, a
+ * kernel parameter that every launch in the file passes as a multiple (a
+ * constant, or a variable that the launching host function asserts to be
+ * one before the launch: assert(n % K == 0), `if (n % K != 0) return;`, a
+ * macro whose failing branch calls a function named like abort or fatal);
+ * such a thread id times 2^k against a multiple of 32 * 2^k.
  *
  * The last two facts about threadIdx.x (and linear thread ids such as
  * threadIdx.y * blockDim.x + threadIdx.x) assume that a block is a whole

@@ -214,6 +214,10 @@ struct wl_stmt {
   wl_range *asm_pieces;      /* ASM: range of each template string literal, in order */
   unsigned *asm_piece_start; /* ASM: offset in asm_text where each piece starts */
   unsigned nasm_pieces;
+  /* WL_S_DECL holding a static_assert: its condition (clang's expression,
+   * folded where it can be); not among the visited nodes (visitors do not
+   * walk it), NULL for any other statement */
+  wl_expr *assert_cond;
 };
 
 enum {

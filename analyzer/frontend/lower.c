@@ -1484,8 +1484,15 @@ static wl_stmt *lower_stmt_node(lower_ctx *L, CXCursor c) {
     wl_var **tmp = wl_xmalloc((k.n + 1) * sizeof *tmp);
     unsigned n = 0;
     for (unsigned i = 0; i < k.n; i++)
-      if (clang_getCursorKind(k.v[i]) == CXCursor_VarDecl)
+      if (clang_getCursorKind(k.v[i]) == CXCursor_VarDecl) {
         tmp[n++] = lower_var(L, k.v[i], 0);
+      } else if (clang_getCursorKind(k.v[i]) == CXCursor_StaticAssert && !s->assert_cond) {
+        /* static_assert(cond, "message"): the condition is its first child */
+        kids ak = children(k.v[i]);
+        if (ak.n && is_expr_kind(clang_getCursorKind(ak.v[0])))
+          s->assert_cond = lower_expr(L, ak.v[0]);
+        free(ak.v);
+      }
     s->vars = (wl_var **)wl_arena_dup_ptrs(A(L), (void *const *)tmp, n);
     s->nvars = n;
     free(tmp);
