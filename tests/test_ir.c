@@ -108,6 +108,43 @@ START_TEST(test_static_assert_cond) {
 }
 END_TEST
 
+/* A constructor keeps its member initializers; a function named as a value
+ * (a kernel handed to a launch wrapper) carries its USR, a specialization's
+ * and a template's overload set the template's. */
+START_TEST(test_ctor_inits_and_function_refs) {
+  wl_tu *tu =
+      parse_src("struct P {\n"
+                "  dim3 g, b;\n"
+                "  P(const dim3 &g_, const dim3 &b_) : g(g_), b(b_) {}\n"
+                "};\n"
+                "template <typename K> void launch(K k, const P &p) { k<<<p.g, p.b>>>(); }\n"
+                "__global__ void kern() {}\n"
+                "template <int N> __global__ void kt() {}\n"
+                "template <int N> void host_t(const P &p) { launch(kt<N>, p); }\n"
+                "void host(const P &p) { launch(kern, p); launch(kt<2>, p); }\n");
+  const wl_func *ctor = func(tu, "P");
+  ck_assert_uint_eq(ctor->nminits, 2);
+  ck_assert_str_eq(ctor->minit_names[0], "g");
+  ck_assert_str_eq(ctor->minit_names[1], "b");
+  find_ctx fc = {"b_", WL_E_REF, 0, NULL};
+  wl_visitor v = {NULL, find_expr, &fc, false};
+  wl_walk_expr(ctor->minit_exprs[1], NULL, &v);
+  ck_assert_ptr_nonnull(fc.found);
+  ck_assert(fc.found->var && (fc.found->var->flags & WL_V_PARAM));
+  ck_assert_uint_eq(func(tu, "host")->nminits, 0);
+  const wl_expr *k = nth_expr(func(tu, "host"), WL_E_REF, "kern", 0);
+  ck_assert_ptr_nonnull(k);
+  ck_assert_str_eq(k->callee_usr, func(tu, "kern")->usr);
+  const wl_expr *ks = nth_expr(func(tu, "host"), WL_E_REF, "kt", 0);
+  ck_assert_ptr_nonnull(ks);
+  ck_assert_str_eq(ks->callee_usr, func(tu, "kt")->usr);
+  const wl_expr *kd = nth_expr(func(tu, "host_t"), WL_E_REF, "kt", 0);
+  ck_assert_ptr_nonnull(kd);
+  ck_assert_str_eq(kd->callee_usr, func(tu, "kt")->usr);
+  wl_tu_free(tu);
+}
+END_TEST
+
 START_TEST(test_control_flow) {
   wl_tu *tu = parse_src("__global__ void k(int *p, int n) {\n"
                         "  if (n > 1) p[0] = 1; else p[1] = 2;\n"
@@ -784,6 +821,7 @@ Suite *wl_suite_ir(void) {
   tcase_add_test(tc, test_call_template_arguments);
   tcase_add_test(tc, test_dependent_class_member_calls);
   tcase_add_test(tc, test_static_assert_cond);
+  tcase_add_test(tc, test_ctor_inits_and_function_refs);
   suite_add_tcase(s, tc);
   return s;
 }

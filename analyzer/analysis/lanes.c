@@ -1887,6 +1887,40 @@ static bool collect_calls(const wl_expr *e, const wl_stmt *in, void *ud) {
 
 /* ---- the block shape a kernel is launched with ------------------------------ */
 
+/* Host code is read in contexts: the function whose code it is, and, when
+ * that function is a launch wrapper reached from a call, the call that binds
+ * its parameters (whose arguments are read in the context `up`). `at` is
+ * where in h the code of interest lies (a launch, or the call on the way to
+ * it): what h asserts before it is known there. A context without a call
+ * stands for every call of h in the file (host_int asks them all). */
+typedef struct hpool hpool;
+typedef struct hctx {
+  const wl_func *h;
+  const wl_expr *call;
+  const struct hctx *up;
+  wl_loc at;
+  hpool *pool;
+} hctx;
+
+/* What host code reading needs of the file: its functions by USR, the calls
+ * of each function (with the function making them), and the frames made
+ * while reading (freed with it). */
+struct hpool {
+  const wl_tu *tu;
+  wl_hmap by_usr; /* USR -> wl_func * (with a body) */
+  pmap callers;   /* wl_func * -> wl_vec * of (call, caller) pairs */
+  pmap launched;  /* wl_func * -> uintptr_t mask + 1 (launched_params) */
+  wl_vec frames;  /* hctx * */
+  bool wrappers;  /* follow launch wrappers */
+};
+
+static const hctx *frame(const hctx *C, const wl_func *h, const wl_expr *call, wl_loc at) {
+  hctx *n = wl_xmalloc(sizeof *n);
+  *n = (hctx){h, call, C, at, C->pool};
+  wl_vec_push(&C->pool->frames, n);
+  return n;
+}
+
 typedef struct member_assign_find {
   const wl_var *v;
   bool found;
@@ -1910,18 +1944,65 @@ static bool find_member_assigned(const wl_expr *e, const wl_stmt *in, void *ud) 
   return !a->found;
 }
 
-/* A local of h (not a parameter) that its declaration initializes and that
- * nothing in h assigns again, even through a member or its address: its
- * initializer; else NULL. */
-static const wl_expr *local_init(const wl_func *h, const wl_expr *e) {
+static bool assigned_in_func(const wl_func *h, const wl_var *v) {
+  member_assign_find a = {v, false};
+  wl_visitor vis = {NULL, find_member_assigned, &a, true};
+  wl_walk_stmt(h->body, &vis);
+  return a.found;
+}
+
+/* Parameter i of h, when e names it. */
+static int param_of(const wl_func *h, const wl_expr *e) {
   e = wl_expr_strip(e);
-  if (!e || e->kind != WL_E_REF || !e->var || !e->var->init || !is_local(e->var) ||
-      (e->var->flags & WL_V_PARAM) || !h)
+  if (!h || !e || e->kind != WL_E_REF || !e->var || !(e->var->flags & WL_V_PARAM))
+    return -1;
+  int i = e->var->param_index;
+  return i >= 0 && (unsigned)i < h->nparams && h->params[i] == e->var ? i : -1;
+}
+
+/* One step towards the value of e in context *C: a parameter bound by the
+ * context's call (its argument, in the caller's context; its default
+ * argument where the call leaves it out), a local of h (not a parameter)
+ * that its declaration initializes and that nothing in h assigns again,
+ * even through a member or its address (its initializer), or a member of an
+ * object that a constructor of the file built (`params.block_dims` with
+ * `params` set once to `launch_params(grid, block, 0, s)`: the member's
+ * initializer in the constructor, `block_dims(block_dims_)`, in the context
+ * of that call); NULL when none applies. */
+static const wl_expr *step(const hctx **C, const wl_expr *e, int depth) {
+  e = wl_expr_strip(e);
+  const hctx *c = *C;
+  if (!e || !c || !c->h || depth > 8)
     return NULL;
-  member_assign_find a = {e->var, false};
-  wl_visitor v = {NULL, find_member_assigned, &a, true};
-  wl_walk_stmt(h->body, &v);
-  return a.found ? NULL : e->var->init;
+  int p = param_of(c->h, e);
+  if (p >= 0) {
+    if (!c->call || !c->up || assigned_in_func(c->h, e->var))
+      return NULL;
+    const wl_expr *a = arg_at(c->call, p);
+    if (!a)
+      return e->var->init; /* the default argument: constants, not h's parameters */
+    *C = c->up;
+    return a;
+  }
+  if (e->kind == WL_E_MEMBER && !e->arrow && e->nargs == 1 && e->name) {
+    const hctx *b = c;
+    const wl_expr *o = wl_expr_strip(e->args[0]);
+    for (int i = 0; o && i < 8 && !(o->kind == WL_E_CALL && o->callee); i++)
+      o = wl_expr_strip(step(&b, o, depth + 1));
+    if (!o || o->kind != WL_E_CALL || !o->callee || !o->callee->nminits)
+      return NULL;
+    const wl_func *ctor = o->callee;
+    for (unsigned i = 0; i < ctor->nminits; i++)
+      if (ctor->minit_names[i] && strcmp(ctor->minit_names[i], e->name) == 0) {
+        *C = frame(b, ctor, o, o->loc);
+        return ctor->minit_exprs[i];
+      }
+    return NULL;
+  }
+  if (e->kind != WL_E_REF || !e->var || !e->var->init || !is_local(e->var) ||
+      (e->var->flags & WL_V_PARAM) || assigned_in_func(c->h, e->var))
+    return NULL;
+  return e->var->init;
 }
 
 /* An integer of h known at compile time (through locals set once). */
@@ -1968,101 +2049,93 @@ static bool warp_size_attr(const wl_func *h, const wl_expr *e) {
   return w.queried == 1 && !w.other;
 }
 
-static bool host_int(const wl_func *h, const wl_expr *e, long long *x, int depth) {
+/* An integer member named as the warp size (`prop.warpSize` of a
+ * cudaDeviceProp, a device table's `warp_size`: ggml's
+ * `ggml_cuda_info().devices[id].warp_size`, filled from cudaDeviceProp):
+ * the device's warp size, 32 on every CUDA GPU. */
+static bool warp_size_member(const wl_expr *e) {
+  e = wl_expr_strip(e);
+  return e && e->kind == WL_E_MEMBER && e->name && (e->type & WL_T_INTEGER) &&
+         (strcmp(e->name, "warpSize") == 0 || strcmp(e->name, "warp_size") == 0);
+}
+
+static bool host_int(const hctx *C, const wl_expr *e, long long *x, int depth);
+
+/* A parameter of h in a context that stands for every call of h: the value
+ * every call of h in the file passes (at least one call, at most 64, and
+ * two levels of callers). */
+static bool callers_int(const hctx *C, int p, long long *x, int depth) {
+  wl_vec *cs = pmap_get(&C->pool->callers, C->h);
+  bool any = false;
+  if (!cs || depth > 2 || cs->n > 2 * 64) /* a few levels of a few callers: no blow-up */
+    return false;
+  for (size_t i = 0; i + 1 < cs->n; i += 2) {
+    const wl_expr *call = cs->v[i];
+    const wl_func *caller = cs->v[i + 1];
+    const wl_expr *a = arg_at(call, p);
+    hctx top = {caller, NULL, NULL, call->loc, C->pool};
+    long long y;
+    if (!a || !host_int(&top, a, &y, depth + 1) || (any && y != *x))
+      return false;
+    *x = y;
+    any = true;
+  }
+  return any;
+}
+
+static bool host_int(const hctx *C, const wl_expr *e, long long *x, int depth) {
   if (!e || depth > 8)
     return false;
   if (fold(e, x))
     return true;
-  if (warp_size_attr(h, e)) {
+  if (warp_size_attr(C->h, e) || warp_size_member(e)) {
     *x = 32;
     return true;
   }
-  const wl_expr *i = local_init(h, e);
-  return i && host_int(h, i, x, depth + 1);
+  int p = param_of(C->h, e);
+  if (p >= 0 && !C->call && C->pool->wrappers && !assigned_in_func(C->h, wl_expr_strip(e)->var))
+    return callers_int(C, p, x, depth);
+  const hctx *c = C;
+  const wl_expr *i = step(&c, e, 0);
+  return i && host_int(c, i, x, depth + 1);
 }
 
-/* The extents of a launch's block argument e of host function h: dim3(x, y,
- * z) (the extents it leaves out are 1), a copy of a dim3 local set once
+/* The extents of a launch's block argument e in context C: dim3(x, y, z)
+ * (the extents it leaves out are 1), a copy of a dim3 local set once
  * (`dim3 block4(4, tpb / 4); k<<<grid, block4>>>`), or an integer (x, with y
  * and z 1). d[i] is 0 where an extent is not known. */
-static bool block_extents(const wl_func *h, const wl_expr *e, long long d[3], int depth) {
+static bool block_extents(const hctx *C, const wl_expr *e, long long d[3], int depth) {
   e = wl_expr_strip(e);
   if (!e || depth > 8)
     return false;
   if (e->type & WL_T_INTEGER) {
-    if (!host_int(h, e, &d[0], 0))
+    if (!host_int(C, e, &d[0], 0))
       d[0] = 0;
     d[1] = d[2] = 1;
     return true;
   }
   if (e->kind == WL_E_CALL && e->name && strcmp(e->name, "dim3") == 0) {
     if (e->nargs == 1 && !(wl_expr_strip(e->args[0])->type & WL_T_INTEGER))
-      return block_extents(h, e->args[0], d, depth + 1); /* the copy constructor */
+      return block_extents(C, e->args[0], d, depth + 1); /* the copy constructor */
     for (unsigned i = 0; i < 3; i++) {
       d[i] = 1;
-      if (i < e->nargs && (!host_int(h, e->args[i], &d[i], 0) || d[i] < 1))
+      if (i < e->nargs && (!host_int(C, e->args[i], &d[i], 0) || d[i] < 1))
         d[i] = 0;
     }
     return true;
   }
-  const wl_expr *i = local_init(h, e);
-  return i && block_extents(h, i, d, depth + 1);
-}
-
-/* Calls `fn(h, launch, d, ud)` for each launch in the body of a function h
- * (host code too), with the block's extents d (0 where not known). */
-typedef void (*launch_fn)(const wl_func *h, const wl_expr *launch, const long long d[3], void *ud);
-
-typedef struct launch_find {
-  const wl_func *h;
-  launch_fn fn;
-  void *ud;
-} launch_find;
-
-static bool find_launch(const wl_expr *e, const wl_stmt *in, void *ud) {
-  (void)in;
-  launch_find *lf = ud;
-  if (e->kind != WL_E_CALL || !e->config || !e->callee || !(e->callee->flags & WL_F_GLOBAL))
-    return true;
-  long long d[3] = {0, 0, 0};
-  if (e->config->nargs < 2 || !block_extents(lf->h, e->config->args[1], d, 0))
-    d[0] = d[1] = d[2] = 0;
-  lf->fn(lf->h, e, d, lf->ud);
-  return true;
-}
-
-static void each_launch(const wl_tu *tu, launch_fn fn, void *ud) {
-  for (unsigned k = 0; k < tu->nfuncs; k++) {
-    const wl_func *h = tu->funcs[k];
-    if (!h->body)
-      continue;
-    launch_find lf = {h, fn, ud};
-    wl_visitor v = {NULL, find_launch, &lf, true};
-    wl_walk_stmt(h->body, &v);
-  }
-}
-
-/* The expression of a launch's block width: the integer, or dim3's first
- * argument (through a dim3 local set once); NULL when not known. */
-static const wl_expr *block_x_expr(const wl_func *h, const wl_expr *e, int depth) {
-  e = wl_expr_strip(e);
-  if (!e || depth > 8)
-    return NULL;
-  if (e->type & WL_T_INTEGER)
-    return e;
-  if (e->kind == WL_E_CALL && e->name && strcmp(e->name, "dim3") == 0 && e->nargs >= 1)
-    return (wl_expr_strip(e->args[0])->type & WL_T_INTEGER)
-               ? e->args[0]
-               : block_x_expr(h, e->args[0], depth + 1);
-  const wl_expr *i = local_init(h, e);
-  return i ? block_x_expr(h, i, depth + 1) : NULL;
+  const hctx *c = C;
+  const wl_expr *i = step(&c, e, 0);
+  return i && block_extents(c, i, d, depth + 1);
 }
 
 /* The expression of extent i (0: x, 1: y, 2: z) of a launch's block
- * argument e of host function h: the integer (x), dim3's argument or a
- * `dim3 b = {x, y, z}` list's element (through a dim3 local set once); NULL
- * when not known or left to its default 1 (*one set then). */
-static const wl_expr *block_dim_expr(const wl_func *h, const wl_expr *e, unsigned i, bool *one,
+ * argument e in context *C (set to the expression's): the integer (x),
+ * dim3's argument or a `dim3 b = {x, y, z}` list's element (through a dim3
+ * local set once, a parameter bound by a wrapper's call, a member a
+ * constructor set); NULL when not known or left to its default 1 (*one set
+ * then). */
+static const wl_expr *block_dim_expr(const hctx **C, const wl_expr *e, unsigned i, bool *one,
                                      int depth) {
   e = wl_expr_strip(e);
   *one = false;
@@ -2074,15 +2147,15 @@ static const wl_expr *block_dim_expr(const wl_func *h, const wl_expr *e, unsigne
   }
   bool ctor = e->kind == WL_E_CALL && e->name && strcmp(e->name, "dim3") == 0;
   if (ctor && e->nargs == 1 && !(wl_expr_strip(e->args[0])->type & WL_T_INTEGER))
-    return block_dim_expr(h, e->args[0], i, one, depth + 1); /* the copy constructor */
+    return block_dim_expr(C, e->args[0], i, one, depth + 1); /* the copy constructor */
   if (ctor && e->nargs == 1 && e->args[0]->kind == WL_E_INITLIST)
-    return block_dim_expr(h, e->args[0], i, one, depth + 1);
+    return block_dim_expr(C, e->args[0], i, one, depth + 1);
   if (ctor || e->kind == WL_E_INITLIST) {
     *one = i >= e->nargs;
     return i < e->nargs ? e->args[i] : NULL;
   }
-  const wl_expr *in = local_init(h, e);
-  return in ? block_dim_expr(h, in, i, one, depth + 1) : NULL;
+  const wl_expr *in = step(C, e, 0);
+  return in ? block_dim_expr(C, in, i, one, depth + 1) : NULL;
 }
 
 static long long gcd_ll(long long a, long long b) {
@@ -2094,66 +2167,96 @@ static long long gcd_ll(long long a, long long b) {
   return a < 0 ? -a : a;
 }
 
-/* A positive number that the value of e (of host function h) is always a
+/* A positive number that the value of e (in context C) is always a
  * multiple of: a constant, `c ? a : b` (the gcd of both), products, a
  * quotient by a constant that divides the dividend's number, through casts
  * and locals set once; 1 when nothing better is known. */
-static long long host_divisor(const wl_func *h, const wl_expr *e, int depth) {
+static long long host_divisor(const hctx *C, const wl_expr *e, int depth) {
   long long x, y;
   e = wl_expr_strip(e);
   if (!e || depth > 8)
     return 1;
-  if (host_int(h, e, &x, 0))
+  if (host_int(C, e, &x, 0))
     return x > 0 ? x : x < 0 ? -x : 1;
   if (e->kind == WL_E_COND && e->nargs == 3)
-    return gcd_ll(host_divisor(h, e->args[1], depth + 1), host_divisor(h, e->args[2], depth + 1));
+    return gcd_ll(host_divisor(C, e->args[1], depth + 1), host_divisor(C, e->args[2], depth + 1));
   if (e->kind == WL_E_BINARY && e->nargs == 2 && e->op == WL_B_MUL)
-    return host_divisor(h, e->args[0], depth + 1) * host_divisor(h, e->args[1], depth + 1);
+    return host_divisor(C, e->args[0], depth + 1) * host_divisor(C, e->args[1], depth + 1);
   if (e->kind == WL_E_BINARY && e->nargs == 2 && e->op == WL_B_DIV &&
-      host_int(h, e->args[1], &y, 0) && y > 0) {
-    x = host_divisor(h, e->args[0], depth + 1);
+      host_int(C, e->args[1], &y, 0) && y > 0) {
+    x = host_divisor(C, e->args[0], depth + 1);
     return x % y == 0 ? x / y : 1;
   }
-  const wl_expr *i = local_init(h, e);
-  return i ? host_divisor(h, i, depth + 1) : 1;
+  const hctx *c = C;
+  const wl_expr *i = step(&c, e, 0);
+  return i ? host_divisor(c, i, depth + 1) : 1;
 }
 
-/* Whether a and b of host function h are the same value: equal constants,
- * or one variable of h that nothing in h assigns after its declaration. */
-static bool same_host_value(const wl_func *h, const wl_expr *a, const wl_expr *b) {
+/* e in context *C, followed through bound parameters and locals set once
+ * as far as they go. */
+static const wl_expr *settle(const hctx **C, const wl_expr *e) {
+  e = wl_expr_strip(e);
+  for (int i = 0; e && i < 16; i++) {
+    const hctx *c = *C;
+    const wl_expr *n = step(&c, e, 0);
+    if (!n)
+      break;
+    e = wl_expr_strip(n);
+    *C = c;
+  }
+  return e;
+}
+
+/* Whether a (in context A) and b (in B) are the same value: equal
+ * constants, or one variable of one function that nothing in it assigns
+ * after its declaration. */
+static bool same_host_value(const hctx *A, const wl_expr *a, const hctx *B, const wl_expr *b) {
   long long x, y;
-  a = wl_expr_strip(a);
-  b = wl_expr_strip(b);
   if (!a || !b)
     return false;
-  if (host_int(h, a, &x, 0) && host_int(h, b, &y, 0))
+  if (host_int(A, a, &x, 0) && host_int(B, b, &y, 0))
     return x == y;
-  if (a->kind != WL_E_REF || b->kind != WL_E_REF || !a->var || a->var != b->var ||
-      !is_local(a->var))
-    return false;
-  member_assign_find f = {a->var, false};
-  wl_visitor v = {NULL, find_member_assigned, &f, true};
-  wl_walk_stmt(h->body, &v);
-  return !f.found;
+  /* the variables each names on its way (through bound parameters and
+   * locals set once), compared pairwise */
+  const wl_expr *va[8], *vb[8];
+  const hctx *ca[8], *cb[8];
+  unsigned na = 0, nb = 0;
+  for (const wl_expr *e = wl_expr_strip(a); e && na < 8; e = wl_expr_strip(step(&A, e, 0))) {
+    va[na] = e;
+    ca[na++] = A;
+  }
+  for (const wl_expr *e = wl_expr_strip(b); e && nb < 8; e = wl_expr_strip(step(&B, e, 0))) {
+    vb[nb] = e;
+    cb[nb++] = B;
+  }
+  for (unsigned i = 0; i < na; i++)
+    for (unsigned j = 0; j < nb; j++)
+      if (va[i]->kind == WL_E_REF && vb[j]->kind == WL_E_REF && va[i]->var &&
+          va[i]->var == vb[j]->var && is_local(va[i]->var) && ca[i]->h == cb[j]->h &&
+          !assigned_in_func(ca[i]->h, va[i]->var))
+        return true;
+  return false;
 }
 
-/* Whether launch argument a (of host function h) is a multiple of 32 or the
- * block's width bx, or `c ? a1 : a2` of such (ccminer's compaction scans:
- * `k<<<1, thr2>>>(..., (thr2 > 32) ? 32 : thr2)`). */
-static bool warp_divisor_arg(const wl_func *h, const wl_expr *a, const wl_expr *bx, int depth) {
+/* Whether launch argument a (in context C) is a multiple of 32 or the
+ * block's width bx (in context BX), or `c ? a1 : a2` of such (ccminer's
+ * compaction scans: `k<<<1, thr2>>>(..., (thr2 > 32) ? 32 : thr2)`). */
+static bool warp_divisor_arg(const hctx *C, const wl_expr *a, const hctx *BX, const wl_expr *bx,
+                             int depth) {
   long long c;
   a = wl_expr_strip(a);
   if (!a || depth > 8)
     return false;
-  if (host_int(h, a, &c, 0))
+  if (host_int(C, a, &c, 0))
     return c > 0 && c % 32 == 0;
-  if (bx && same_host_value(h, a, bx))
+  if (bx && same_host_value(C, a, BX, bx))
     return true;
   if (a->kind == WL_E_COND && a->nargs == 3)
-    return warp_divisor_arg(h, a->args[1], bx, depth + 1) &&
-           warp_divisor_arg(h, a->args[2], bx, depth + 1);
-  const wl_expr *i = local_init(h, a);
-  return i && warp_divisor_arg(h, i, bx, depth + 1);
+    return warp_divisor_arg(C, a->args[1], BX, bx, depth + 1) &&
+           warp_divisor_arg(C, a->args[2], BX, bx, depth + 1);
+  const hctx *n = C;
+  const wl_expr *i = step(&n, a, 0);
+  return i && warp_divisor_arg(n, i, BX, bx, depth + 1);
 }
 
 /* Whether statement s leaves the function (or the program): a return, a
@@ -2184,9 +2287,9 @@ static bool leaves(const wl_stmt *s, int depth) {
   return false;
 }
 
-/* `v % K == 0` (either order of ==, K a positive constant of h): K, else 0.
+/* `v % K == 0` (either order of ==, K a positive constant of C): K, else 0.
  * neg: the test as written is negated (`v % K != 0`, `v % K`). */
-static long long mod_test(const wl_func *h, const wl_expr *c, const wl_var *v, bool neg) {
+static long long mod_test(const hctx *C, const wl_expr *c, const wl_var *v, bool neg) {
   long long k, z;
   c = wl_expr_strip(c);
   if (!c)
@@ -2203,7 +2306,7 @@ static long long mod_test(const wl_func *h, const wl_expr *c, const wl_var *v, b
   if (!m || m->kind != WL_E_BINARY || m->op != WL_B_REM || m->nargs != 2)
     return 0;
   const wl_expr *x = wl_expr_strip(m->args[0]);
-  if (!x || x->kind != WL_E_REF || x->var != v || !host_int(h, m->args[1], &k, 0) || k <= 0)
+  if (!x || x->kind != WL_E_REF || x->var != v || !host_int(C, m->args[1], &k, 0) || k <= 0)
     return 0;
   return k;
 }
@@ -2211,48 +2314,45 @@ static long long mod_test(const wl_func *h, const wl_expr *c, const wl_var *v, b
 /* The largest K of the `v % K == 0` tests that condition c says hold
  * (holds) or fail (!holds) (through !, && where they hold, || where they
  * fail); 0 when none. */
-static long long mod_facts(const wl_func *h, const wl_expr *c, const wl_var *v, bool holds,
+static long long mod_facts(const hctx *C, const wl_expr *c, const wl_var *v, bool holds,
                            int depth) {
   c = wl_expr_strip(c);
   if (!c || depth > 8)
     return 0;
   if (c->kind == WL_E_UNARY && c->op == WL_U_LNOT && c->nargs == 1)
-    return mod_facts(h, c->args[0], v, !holds, depth + 1);
+    return mod_facts(C, c->args[0], v, !holds, depth + 1);
   if (c->kind == WL_E_BINARY && c->nargs == 2 && c->op == (holds ? WL_B_LAND : WL_B_LOR)) {
-    long long a = mod_facts(h, c->args[0], v, holds, depth + 1);
-    long long b = mod_facts(h, c->args[1], v, holds, depth + 1);
+    long long a = mod_facts(C, c->args[0], v, holds, depth + 1);
+    long long b = mod_facts(C, c->args[1], v, holds, depth + 1);
     return a > b ? a : b;
   }
-  return mod_test(h, c, v, !holds);
+  return mod_test(C, c, v, !holds);
 }
 
-/* A number that host function h asserts variable v to be a multiple of,
- * before offset `before` (a statement of its body's top level: `assert(v %
- * K == 0);`, ggml's GGML_ASSERT(v % K == 0), which is `if (!(v % K == 0))
+/* A number that the function of C asserts variable v to be a multiple of,
+ * before C's `at` (a statement of its body's top level: `assert(v % K ==
+ * 0);`, ggml's GGML_ASSERT(v % K == 0), which is `if (!(v % K == 0))
  * ggml_abort(...)`, `if (v % K != 0) return;`); 0 when none, or when h
  * assigns v. */
-static long long asserted_multiple(const wl_func *h, const wl_var *v, const wl_loc *before) {
-  if (!h || !h->body || h->body->kind != WL_S_COMPOUND || !v || !is_local(v))
-    return 0;
-  member_assign_find a = {v, false};
-  wl_visitor vis = {NULL, find_member_assigned, &a, true};
-  wl_walk_stmt(h->body, &vis);
-  if (a.found)
+static long long asserted_multiple(const hctx *C, const wl_var *v) {
+  const wl_func *h = C->h;
+  if (!h || !h->body || h->body->kind != WL_S_COMPOUND || !v || !is_local(v) ||
+      assigned_in_func(h, v))
     return 0;
   long long best = 0;
   for (unsigned i = 0; i < h->body->nkids; i++) {
     const wl_stmt *s = h->body->kids[i];
-    if (s->range.end.offset > before->offset || !s->range.end.file || !before->file ||
-        strcmp(s->range.end.file, before->file) != 0)
+    if (s->range.end.offset > C->at.offset || !s->range.end.file || !C->at.file ||
+        strcmp(s->range.end.file, C->at.file) != 0)
       break;
     long long k = 0;
     if (s->kind == WL_S_IF && !s->else_s && s->expr && leaves(s->then_s, 0))
-      k = mod_facts(h, s->expr, v, false, 0);
+      k = mod_facts(C, s->expr, v, false, 0);
     else if (s->kind == WL_S_EXPR && s->expr) {
       const wl_expr *e = wl_expr_strip(s->expr);
       if (e && e->kind == WL_E_COND && e->nargs == 3 &&
           (has_within(e->args[1], is_assert_fail, 3) || has_within(e->args[2], is_assert_fail, 3)))
-        k = mod_facts(h, e->args[0], v, true, 0);
+        k = mod_facts(C, e->args[0], v, true, 0);
     }
     if (k > best)
       best = k;
@@ -2260,45 +2360,345 @@ static long long asserted_multiple(const wl_func *h, const wl_var *v, const wl_l
   return best;
 }
 
-/* A number launch argument a (of host function h, the launch at `at`) is
- * always a multiple of: host_divisor's, or one that h asserts of the
- * variable before the launch. */
-static long long launch_arg_divisor(const wl_func *h, const wl_expr *a, const wl_loc *at) {
-  long long d = host_divisor(h, a, 0);
-  const wl_expr *x = wl_expr_strip(a);
-  if (x && x->kind == WL_E_REF && x->var) {
-    long long k = asserted_multiple(h, x->var, at);
-    if (k > 0)
-      d = d / gcd_ll(d, k) * k;
+/* A number launch argument a (in context C) is always a multiple of:
+ * host_divisor's, or one that a function on the way asserts of the
+ * variable before the launch (or the call leading to it). */
+static long long launch_arg_divisor(const hctx *C, const wl_expr *a) {
+  long long d = host_divisor(C, a, 0);
+  for (int n = 0; a && n < 16; n++) {
+    const wl_expr *x = wl_expr_strip(a);
+    if (x && x->kind == WL_E_REF && x->var) {
+      long long k = asserted_multiple(C, x->var);
+      if (k > 0)
+        d = d / gcd_ll(d, k) * k;
+    }
+    a = step(&C, x, 0);
   }
   return d > 0 ? d : 1;
 }
 
-static void note_launch(const wl_func *h, const wl_expr *launch, const long long d[3], void *ud) {
-  finfo *k = finfo_of(ud, launch->callee);
+/* A launch of a kernel k: `launch` is the `<<<...>>>` call, read in context
+ * C (its function: the host function, or the innermost launch wrapper on
+ * the way). */
+typedef struct launch_view {
+  const wl_func *k;
+  const wl_expr *launch;
+  const hctx *C;
+} launch_view;
+
+/* The pack parameter a wrapper's launch expands (`kernel<<<...>>>(
+ * std::forward<Args>(args)...)`: one argument naming the wrapper's last
+ * parameter, a template's pack), else -1. */
+static int pack_param(const wl_func *w, const wl_expr *launch) {
+  if (!w || launch->nargs != 1 || !(w->flags & WL_F_TEMPLATE) || !w->nparams)
+    return -1;
+  const wl_expr *a = wl_expr_strip(launch->args[0]);
+  for (int i = 0; a && i < 4 && a->kind != WL_E_REF; i++)
+    a = a->nargs == 1 ? wl_expr_strip(a->args[0]) : NULL; /* the expansion, std::forward */
+  int p = param_of(w, a);
+  return p == (int)w->nparams - 1 ? p : -1;
+}
+
+/* Argument i of the launch (in *C, set to its context): the launch's own,
+ * or, where it expands the wrapper's parameter pack, the argument of the
+ * wrapper's call at that place. */
+static const wl_expr *launch_arg(const launch_view *v, unsigned i, const hctx **C) {
+  *C = v->C;
+  int q = v->C->call ? pack_param(v->C->h, v->launch) : -1;
+  if (q < 0)
+    return i < v->launch->nargs ? v->launch->args[i] : NULL;
+  *C = v->C->up;
+  return arg_at(v->C->call, q + (int)i);
+}
+
+/* Calls `fn(view, d, ud)` for each launch of a kernel of the file, with the
+ * block's extents d (0 where not known). */
+typedef void (*launch_fn)(const launch_view *lv, const long long d[3], void *ud);
+
+typedef struct launch_find {
+  hpool *pool;
+  const hctx *C;
+  launch_fn fn;
+  void *ud;
+  int depth;
+  /* a launch wrapper's walk: the kernel its parameter `param` names */
+  const wl_func *kernel;
+  int param;
+} launch_find;
+
+static void report_launch(launch_find *lf, const wl_expr *launch, const wl_func *k) {
+  hctx at = *lf->C;
+  at.at = launch->loc;
+  launch_view view = {k, launch, &at};
+  long long d[3] = {0, 0, 0};
+  if (launch->config->nargs < 2 || !block_extents(&at, launch->config->args[1], d, 0))
+    d[0] = d[1] = d[2] = 0;
+  lf->fn(&view, d, lf->ud);
+}
+
+static bool callee_param_is(const wl_func *w, const wl_expr *e, int p) {
+  return p >= 0 && param_of(w, e) == p;
+}
+
+static int launched_params_depth(hpool *P, const wl_func *w, int depth);
+
+typedef struct assign_count {
+  const wl_var *v;
+  size_t n;
+} assign_count;
+
+/* Counts the expressions that may change v: assignments to it (or a member
+ * of it), increments, its address taken. */
+static bool count_assigned(const wl_expr *e, const wl_stmt *in, void *ud) {
+  assign_count *a = ud;
+  member_assign_find m = {a->v, false};
+  (void)find_member_assigned(e, in, &m);
+  a->n += m.found;
+  return true;
+}
+
+/* The kernel that argument e (in context C) names: a reference to a
+ * __global__ function of the file (a template's code for its
+ * specializations), through bound parameters, or a local function pointer
+ * that h sets (its initializer and assignments) only to one kernel (ggml's
+ * `fattn_kernel = flash_attn_ext_f16<..., true>` and `<..., false>`). */
+static const wl_func *kernel_named(const hctx *C, const wl_expr *e, int depth) {
+  e = settle(&C, e);
+  if (!e || depth > 4)
+    return NULL;
+  if (e->kind == WL_E_UNARY && e->op == WL_U_ADDROF && e->nargs == 1)
+    e = wl_expr_strip(e->args[0]);
+  if (e && e->kind == WL_E_REF && !e->var && e->callee_usr) {
+    const wl_func *k = wl_hmap_get(&C->pool->by_usr, e->callee_usr);
+    return k && (k->flags & WL_F_GLOBAL) ? k : NULL;
+  }
+  if (!e || e->kind != WL_E_REF || !e->var || !is_local(e->var) || (e->var->flags & WL_V_PARAM))
+    return NULL;
+  /* a local function pointer: every value stored in it */
+  const wl_func *k = e->var->init ? kernel_named(C, e->var->init, depth + 1) : NULL;
+  if (e->var->init && !k)
+    return NULL;
+  wl_vec todo = {0};
+  wl_vec_push(&todo, (void *)C->h->body);
+  bool bad = false;
+  size_t stores = 0;
+  while (todo.n && !bad) {
+    const wl_stmt *s = todo.v[--todo.n];
+    if (!s)
+      continue;
+    if (s->kind == WL_S_EXPR && s->expr) {
+      const wl_expr *x = wl_expr_strip(s->expr);
+      if (x && x->kind == WL_E_BINARY && x->op == WL_B_ASSIGN && x->nargs == 2 &&
+          wl_expr_strip(x->args[0])->kind == WL_E_REF && wl_expr_strip(x->args[0])->var == e->var) {
+        const wl_func *g = kernel_named(C, x->args[1], depth + 1);
+        if (!g || (k && g != k))
+          bad = true;
+        k = g;
+        stores++;
+        continue;
+      }
+    }
+    wl_vec_push(&todo, (void *)s->then_s);
+    wl_vec_push(&todo, (void *)s->else_s);
+    wl_vec_push(&todo, (void *)s->init);
+    for (unsigned i = 0; i < s->nkids; i++)
+      wl_vec_push(&todo, (void *)s->kids[i]);
+  }
+  wl_vec_free(&todo);
+  if (bad || !k)
+    return NULL;
+  /* nothing else changes it: no other assignment, its address not taken */
+  assign_count ac = {e->var, 0};
+  wl_visitor cv = {NULL, count_assigned, &ac, true};
+  wl_walk_stmt(C->h->body, &cv);
+  return ac.n == stores ? k : NULL;
+}
+
+static bool find_launch(const wl_expr *e, const wl_stmt *in, void *ud);
+
+/* Walks the body of wrapper w, called as `call` (in context C), whose
+ * parameter p is the kernel k. */
+static void walk_wrapper(launch_find *lf, const wl_func *w, const wl_expr *call, int p,
+                         const wl_func *k) {
+  if (lf->depth >= 3 || !w->body)
+    return;
+  launch_find in = *lf;
+  in.C = frame(lf->C, w, call, call->loc);
+  in.depth = lf->depth + 1;
+  in.kernel = k;
+  in.param = p;
+  wl_visitor v = {NULL, find_launch, &in, true};
+  wl_walk_stmt(w->body, &v);
+}
+
+static bool find_launch(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  launch_find *lf = ud;
+  if (e->kind != WL_E_CALL)
+    return true;
+  if (e->config && e->callee && (e->callee->flags & WL_F_GLOBAL) && !lf->kernel) {
+    report_launch(lf, e, e->callee);
+    return true;
+  }
+  if (lf->kernel && e->config && !e->callee &&
+      callee_param_is(lf->C->h, e->callee_expr, lf->param)) {
+    report_launch(lf, e, lf->kernel); /* the wrapper launches the kernel it was given */
+    return true;
+  }
+  if (!lf->pool->wrappers || !e->callee || e->config || (e->callee->flags & WL_F_GLOBAL))
+    return true;
+  int mask = launched_params_depth(lf->pool, e->callee, 0);
+  for (int p = 0; mask && p < (int)e->callee->nparams && p < 16; p++) {
+    if (!(mask >> p & 1) || (unsigned)p >= e->nargs)
+      continue;
+    const wl_func *k;
+    if (lf->kernel)
+      k = callee_param_is(lf->C->h, e->args[p], lf->param) ? lf->kernel : NULL;
+    else {
+      hctx here = *lf->C;
+      here.at = e->loc;
+      k = kernel_named(&here, e->args[p], 0);
+    }
+    if (k) {
+      hctx here = *lf->C;
+      here.at = e->loc;
+      launch_find up = *lf;
+      up.C = &here;
+      walk_wrapper(&up, e->callee, e, p, k);
+    }
+  }
+  return true;
+}
+
+typedef struct launched_find {
+  hpool *pool;
+  const wl_func *w;
+  int depth;
+  int mask;
+} launched_find;
+
+static bool find_launched(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  launched_find *f = ud;
+  if (e->kind != WL_E_CALL)
+    return true;
+  int p = param_of(f->w, e->callee_expr);
+  if (e->config && !e->callee && p >= 0 && p < 16)
+    f->mask |= 1 << p;
+  if (e->callee && !e->config && !(e->callee->flags & WL_F_GLOBAL) && f->depth < 3) {
+    int m = launched_params_depth(f->pool, e->callee, f->depth + 1);
+    for (unsigned j = 0; m && j < e->nargs && j < 16; j++) {
+      int q = (m >> j & 1) ? param_of(f->w, e->args[j]) : -1;
+      if (q >= 0 && q < 16)
+        f->mask |= 1 << q;
+    }
+  }
+  return true;
+}
+
+/* The parameters of host function w (a bit each, the first 16) that it
+ * launches as kernels (`kernel<<<...>>>(...)` with `kernel` one of them), or
+ * passes to a function that does (a launch wrapper's wrapper). */
+static int launched_params_depth(hpool *P, const wl_func *w, int depth) {
+  if (!w || !w->body || (w->flags & WL_F_GLOBAL) || !w->nparams || depth > 3)
+    return 0;
+  uintptr_t m = (uintptr_t)pmap_get(&P->launched, w);
+  if (m)
+    return (int)(m - 1);
+  *pmap_slot(&P->launched, w, true) = (void *)(uintptr_t)1; /* a cycle stops here */
+  launched_find f = {P, w, depth, 0};
+  wl_visitor v = {NULL, find_launched, &f, true};
+  wl_walk_stmt(w->body, &v);
+  *pmap_slot(&P->launched, w, true) = (void *)(uintptr_t)(f.mask + 1);
+  return f.mask;
+}
+
+static bool index_calls(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  launch_find *lf = ud;
+  if (e->kind == WL_E_CALL && e->callee && !e->config) {
+    void **s = pmap_slot(&lf->pool->callers, e->callee, true);
+    if (!*s)
+      *s = wl_xcalloc(1, sizeof(wl_vec));
+    wl_vec_push(*s, (void *)e);
+    wl_vec_push(*s, (void *)lf->C->h);
+  }
+  return true;
+}
+
+/* Each launch in the body of a function h of the file (host code too):
+ * `k<<<grid, block>>>(...)` of a kernel k of the file, and, with wrappers,
+ * a call of a launch wrapper (a function that launches one of its
+ * parameters, or hands it to another wrapper: ggml's
+ * `ggml_cuda_kernel_launch(k, launch_params, args...)`) whose argument there
+ * names a kernel of the file. */
+static void each_launch(const wl_tu *tu, launch_fn fn, void *ud, bool wrappers) {
+  hpool P;
+  memset(&P, 0, sizeof P);
+  P.tu = tu;
+  P.wrappers = wrappers;
+  wl_hmap_init(&P.by_usr, true);
+  if (wrappers)
+    for (unsigned k = 0; k < tu->nfuncs; k++) {
+      const wl_func *h = tu->funcs[k];
+      if (h->body && h->usr && !wl_hmap_get(&P.by_usr, h->usr))
+        wl_hmap_put(&P.by_usr, h->usr, (void *)h, false);
+      if (!h->body)
+        continue;
+      hctx C = {h, NULL, NULL, h->loc, &P};
+      launch_find lf = {&P, &C, fn, ud, 0, NULL, -1};
+      wl_visitor v = {NULL, index_calls, &lf, true};
+      wl_walk_stmt(h->body, &v);
+    }
+  for (unsigned k = 0; k < tu->nfuncs; k++) {
+    const wl_func *h = tu->funcs[k];
+    if (!h->body)
+      continue;
+    hctx C = {h, NULL, NULL, h->loc, &P};
+    launch_find lf = {&P, &C, fn, ud, 0, NULL, -1};
+    wl_visitor v = {NULL, find_launch, &lf, true};
+    wl_walk_stmt(h->body, &v);
+  }
+  for (size_t i = 0; i < P.frames.n; i++)
+    free(P.frames.v[i]);
+  wl_vec_free(&P.frames);
+  for (size_t i = 0; i < P.callers.cap; i++)
+    if (P.callers.k && P.callers.k[i]) {
+      wl_vec_free(P.callers.v[i]);
+      free(P.callers.v[i]);
+    }
+  pmap_free(&P.callers);
+  pmap_free(&P.launched);
+  wl_hmap_free(&P.by_usr);
+}
+
+static void note_launch(const launch_view *v, const long long d[3], void *ud) {
+  finfo *k = finfo_of(ud, v->k);
   if (!k)
     return;
+  const wl_expr *launch = v->launch;
+  bool one;
+  const hctx *BX = v->C;
   const wl_expr *bx =
-      launch->config->nargs >= 2 ? block_x_expr(h, launch->config->args[1], 0) : NULL;
+      launch->config->nargs >= 2 ? block_dim_expr(&BX, launch->config->args[1], 0, &one, 0) : NULL;
   uint64_t wdiv = 0;
-  for (unsigned i = 0; i < launch->nargs && i < 64 && i < k->f->nparams; i++)
-    if ((k->f->params[i]->type & WL_T_INTEGER) && !(k->f->params[i]->type & WL_T_POINTER) &&
-        warp_divisor_arg(h, launch->args[i], bx, 0))
+  for (unsigned i = 0; i < k->f->nparams; i++) {
+    const hctx *AC;
+    const wl_expr *a = launch_arg(v, i, &AC);
+    bool integral =
+        (k->f->params[i]->type & WL_T_INTEGER) && !(k->f->params[i]->type & WL_T_POINTER);
+    if (i < 64 && a && integral && warp_divisor_arg(AC, a, BX, bx, 0))
       wdiv |= 1ULL << i;
+    unsigned char p2 = a && integral ? ctz_ll(launch_arg_divisor(AC, a)) : 0;
+    if (!k->launch_seen || p2 < k->launch_p2[i])
+      k->launch_p2[i] = p2;
+  }
   bool warps = d[0] > 0 && d[0] % 32 == 0, z1 = d[2] == 1;
   long long zdiv = d[2] > 0 ? d[2] : 1;
   if (d[2] <= 0 && launch->config->nargs >= 2) {
-    bool one;
-    const wl_expr *z = block_dim_expr(h, launch->config->args[1], 2, &one, 0);
-    zdiv = z ? host_divisor(h, z, 0) : 1;
-  }
-  for (unsigned i = 0; i < k->f->nparams; i++) {
-    unsigned char p2 = 0;
-    if (i < launch->nargs && (k->f->params[i]->type & WL_T_INTEGER) &&
-        !(k->f->params[i]->type & WL_T_POINTER))
-      p2 = ctz_ll(launch_arg_divisor(h, launch->args[i], &launch->loc));
-    if (!k->launch_seen || p2 < k->launch_p2[i])
-      k->launch_p2[i] = p2;
+    const hctx *ZC = v->C;
+    const wl_expr *z = block_dim_expr(&ZC, launch->config->args[1], 2, &one, 0);
+    zdiv = z ? host_divisor(ZC, z, 0) : 1;
   }
   if (!k->launch_seen) {
     k->launch_seen = true;
@@ -2317,8 +2717,8 @@ static void note_launch(const wl_func *h, const wl_expr *launch, const long long
   }
 }
 
-/* The launches of the file's kernels. */
-static void launch_evidence(wl_lanes *L) { each_launch(L->tu, note_launch, L); }
+/* The launches of the file's kernels, launch wrappers followed. */
+static void launch_evidence(wl_lanes *L) { each_launch(L->tu, note_launch, L, true); }
 
 typedef struct dims_find {
   const wl_func *k;
@@ -2326,24 +2726,24 @@ typedef struct dims_find {
   bool seen;
 } dims_find;
 
-static void note_dims(const wl_func *h, const wl_expr *launch, const long long d[3], void *ud) {
-  (void)h;
+static void note_dims(const launch_view *v, const long long d[3], void *ud) {
   dims_find *df = ud;
-  if (launch->callee != df->k)
+  if (v->k != df->k)
     return;
   for (unsigned i = 0; i < 3; i++)
     df->d[i] = !df->seen || df->d[i] == d[i] ? d[i] : 0;
   df->seen = true;
 }
 
+/* (the shared-memory analysis's view: the file's own `<<<...>>>` launches
+ * of k, launch wrappers not followed) */
 bool wl_launch_block_dims(const wl_tu *tu, const wl_func *k, long long dims[3]) {
   dims_find df = {k, {0, 0, 0}, false};
   if (k && (k->flags & WL_F_GLOBAL))
-    each_launch(tu, note_dims, &df);
+    each_launch(tu, note_dims, &df, false);
   memcpy(dims, df.d, sizeof df.d);
   return df.seen;
 }
-
 /* `P % K == 0` (either order of ==) with P a template parameter of f (a
  * reference to it) and K a positive constant: records 2^ctz(K) for P. */
 static void note_tparam_multiple(finfo *fi, const wl_expr *c, int depth) {

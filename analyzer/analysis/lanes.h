@@ -50,7 +50,11 @@
  * blockDim.y == B with A * B a multiple of 32. Both are warp-uniform in a
  * kernel whose every launch in the
  * file (`k<<<grid, dim3(32, 16)>>>`, a dim3 local set once, an integer)
- * gives blocks a known width that is a multiple of 32
+ * gives blocks a known width that is a multiple of 32 (launches through a
+ * launch wrapper included: a host function launching one of its parameters,
+ * called with a kernel of the file there; its block and arguments are read
+ * through the wrapper's parameters, a constructor's member initializers,
+ * locals set once, and the callers of the function building the block)
  * (wl_lanes_launch_block_x gives the width when all launches agree). A
  * kernel parameter that every launch passes as a multiple of 32 or as the
  * block's width divides threadIdx.x into a warp id (0 in a block of one

@@ -135,9 +135,12 @@ struct wl_expr {
   const char *cast_type;      /* CAST to a pointer: clang's spelling of the type, else NULL */
   wl_var *var;                /* REF to a variable or parameter */
   /* CALL: callee facts */
-  wl_expr *callee_expr;   /* CALL: the callee expression (REF, MEMBER with the object, ...) */
-  wl_func *callee;        /* callee defined in this TU, else NULL */
-  const char *callee_usr; /* clang's USR of the callee declaration */
+  wl_expr *callee_expr; /* CALL: the callee expression (REF, MEMBER with the object, ...) */
+  wl_func *callee;      /* callee defined in this TU, else NULL */
+  /* clang's USR of the callee declaration; REF naming a function as a
+   * value (a kernel passed to a launch wrapper): the function's, or its
+   * template's (lower.c ref_function) */
+  const char *callee_usr;
   /* CALL of a function template's specialization: the specialization's own
    * USR, which spells the template arguments (blockReduce<#@F@warpReduceSum#f#>) */
   const char *callee_spec_usr;
@@ -289,6 +292,12 @@ struct wl_func {
    * specialization, a function template specialization): the USR of the
    * template code it comes from; NULL for anything else */
   const char *pattern_usr;
+  /* a constructor: its member initializers (`: grid(g), block(b)`), the
+   * member's name and its initializer (in terms of the parameters), in
+   * order; not among the visited nodes */
+  const char **minit_names;
+  wl_expr **minit_exprs;
+  unsigned nminits;
 };
 #define WL_MAX_TINSTS 8
 /* Statements and expressions nested deeper than this are not lowered: the

@@ -636,6 +636,27 @@ static void fill_callee(lower_ctx *L, wl_expr *e, CXCursor ref) {
     e->name = lower_take(L, clang_getCursorSpelling(key));
 }
 
+/* A reference to a function as a value (a kernel handed to a launch
+ * wrapper: `launch(k<4>, cfg, ...)`, `fn = k<T>;`): the USR of the function,
+ * or of the template a specialization comes from, in callee_usr, and its
+ * name where clang gives none (a template's `k<R>` is an overload set).
+ * Nothing else of a call's facts is set. */
+static void ref_function(lower_ctx *L, wl_expr *e, CXCursor ref) {
+  if (clang_getCursorKind(ref) == CXCursor_OverloadedDeclRef) {
+    if (clang_getNumOverloadedDecls(ref) != 1)
+      return;
+    ref = clang_getOverloadedDecl(ref, 0);
+  }
+  enum CXCursorKind rk = clang_getCursorKind(ref);
+  if (rk != CXCursor_FunctionDecl && rk != CXCursor_FunctionTemplate)
+    return;
+  CXCursor tmpl = clang_getSpecializedCursorTemplate(ref);
+  CXCursor key = clang_Cursor_isNull(tmpl) ? ref : tmpl;
+  e->callee_usr = lower_take(L, clang_getCursorUSR(key));
+  if (!e->name || !*e->name)
+    e->name = lower_take(L, clang_getCursorSpelling(key));
+}
+
 /* The expressions a call's callee names as template arguments, in order
  * (NULL for a type): the arguments are told apart by the tokens between the
  * name's `<` and its `>`, and each is the callee's child expression that
@@ -1114,6 +1135,9 @@ static wl_expr *lower_expr_node(lower_ctx *L, CXCursor c) {
       e->ival = clang_getEnumConstantDeclValue(ref);
     } else if (rk == CXCursor_NonTypeTemplateParameter) {
       e->type |= WL_T_DEPENDENT;
+    } else if (rk == CXCursor_FunctionDecl || rk == CXCursor_FunctionTemplate ||
+               rk == CXCursor_OverloadedDeclRef) {
+      ref_function(L, e, ref);
     } else if (clang_Cursor_isNull(ref) || clang_isInvalid(rk)) {
       /* a template parameter replaced by its argument in an instantiation
        * (libclang shows it as a reference to nothing): the argument */
@@ -1734,6 +1758,26 @@ static wl_func *lower_function(lower_ctx *L, CXCursor c, unsigned extra) {
       params[np++] = v;
     } else if (ck == CXCursor_CompoundStmt)
       body = k.v[i];
+  }
+  if (clang_getCursorKind(c) == CXCursor_Constructor) {
+    /* the member initializers: a MemberRef, then its initializer */
+    wl_func *saved = L->cur_func;
+    L->cur_func = f;
+    const char **names = wl_xmalloc((k.n + 1) * sizeof *names);
+    wl_expr **inits = wl_xmalloc((k.n + 1) * sizeof *inits);
+    unsigned ni = 0;
+    for (unsigned i = 0; i + 1 < k.n; i++)
+      if (clang_getCursorKind(k.v[i]) == CXCursor_MemberRef &&
+          is_expr_kind(clang_getCursorKind(k.v[i + 1]))) {
+        names[ni] = lower_take(L, clang_getCursorSpelling(k.v[i]));
+        inits[ni++] = lower_expr(L, k.v[i + 1]);
+      }
+    f->minit_names = (const char **)wl_arena_dup_ptrs(A(L), (void *const *)names, ni);
+    f->minit_exprs = (wl_expr **)wl_arena_dup_ptrs(A(L), (void *const *)inits, ni);
+    f->nminits = ni;
+    free(names);
+    free(inits);
+    L->cur_func = saved;
   }
   if (!(f->flags & (WL_F_GLOBAL | WL_F_DEVICE)))
     f->flags |= WL_F_HOST;
