@@ -311,9 +311,7 @@ void wl_rule_missing_syncwarp(wl_rule_ctx *ctx) {
              "missing-syncwarp: the shared-memory analysis of '%s' stopped at its work budget; "
              "races past that point are not reported",
              f->name ? f->name : "");
-    wl_findings_add_notice(ctx->out,
-                           wl_tu_in_main(ctx->tu, f->loc) ? ctx->display_path : f->loc.file,
-                           f->loc.line, f->loc.col, msg);
+    wl_findings_add_notice(ctx->out, wl_rule_shown_path(ctx, f->loc), f->loc.line, f->loc.col, msg);
   }
   size_t n = wl_smem_nraces(sm);
   race_index x;

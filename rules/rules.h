@@ -30,6 +30,9 @@ typedef struct wl_rule_ctx {
 
 /* Frees what the rules left in ctx (not the TU, findings or analyses). */
 void wl_rule_ctx_free(wl_rule_ctx *ctx);
+/* The path a finding, note or notice at loc carries: the file reported on
+ * now, else wl_tu_shown_path (a reported header's displayed path). */
+const char *wl_rule_shown_path(const wl_rule_ctx *ctx, wl_loc loc);
 
 typedef void (*wl_rule_fn)(wl_rule_ctx *ctx);
 

@@ -45,8 +45,8 @@ static void rules_finish(const wl_tu *tu, const char *display_path, const wl_ana
   for (unsigned i = 0; i < tu->nnotices; i++) {
     const wl_parse_diag *d = &tu->notices[i];
     bool main = !d->loc.file || wl_tu_in_main(tu, d->loc);
-    wl_findings_add_notice(local, main ? display_path : d->loc.file, d->loc.line, d->loc.col,
-                           d->message);
+    wl_findings_add_notice(local, main ? display_path : wl_tu_shown_path(tu, d->loc), d->loc.line,
+                           d->loc.col, d->message);
   }
   wl_findings_move(out, local);
 }

@@ -25,6 +25,16 @@ const wl_tu_file *wl_tu_file_of(const wl_tu *tu, wl_loc loc) {
   return NULL;
 }
 
+const char *wl_tu_shown_path(const wl_tu *tu, wl_loc loc) {
+  if (!loc.file)
+    return NULL;
+  if (tu->main_path && tu->main_display &&
+      (loc.file == tu->main_path || strcmp(loc.file, tu->main_path) == 0))
+    return tu->main_display;
+  const wl_tu_file *tf = wl_tu_file_of(tu, loc);
+  return tf && tf->display ? tf->display : loc.file;
+}
+
 void wl_walk_expr(const wl_expr *e, const wl_stmt *in, const wl_visitor *v) {
   if (!e)
     return;

@@ -374,6 +374,10 @@ bool wl_tu_in_main(const wl_tu *tu, wl_loc loc);
 /* The user header of the TU that `loc` lies in; NULL for the main file and
  * for files that are not the user's (prelude, toolkit, system). */
 const wl_tu_file *wl_tu_file_of(const wl_tu *tu, wl_loc loc);
+/* The path that findings and notes at loc carry when loc is not in the file
+ * being reported on: the main file's displayed path, a reported header's
+ * displayed path (analyze.c sets both), else the file as clang spells it. */
+const char *wl_tu_shown_path(const wl_tu *tu, wl_loc loc);
 
 /* Generic traversal over a function's statements and expressions. Callbacks
  * return false to stop descending into that node's children. */

@@ -24,15 +24,8 @@ static void line_bounds(const wl_tu *tu, unsigned offset, size_t *b, size_t *e) 
 
 /* The path a finding or note at `loc` carries: the file being reported on,
  * the main file, a reported header, else the file as clang names it. */
-static const char *shown_path(const wl_rule_ctx *ctx, wl_loc loc) {
-  const wl_tu *tu = ctx->tu;
-  if (wl_tu_in_main(tu, loc))
-    return ctx->display_path;
-  if (tu->main_path && tu->main_display &&
-      (loc.file == tu->main_path || strcmp(loc.file, tu->main_path) == 0))
-    return tu->main_display;
-  const wl_tu_file *tf = wl_tu_file_of(tu, loc);
-  return tf && tf->display ? tf->display : loc.file;
+const char *wl_rule_shown_path(const wl_rule_ctx *ctx, wl_loc loc) {
+  return wl_tu_in_main(ctx->tu, loc) ? ctx->display_path : wl_tu_shown_path(ctx->tu, loc);
 }
 
 /* Whether findings at loc are reported when its own file is (the main file
@@ -79,12 +72,12 @@ static wl_finding *report(wl_rule_ctx *ctx, wl_range r, const wl_macro_info *mac
       (wl_tu_in_main(tu, macro->expansion) || reported_elsewhere(tu, macro->expansion))) {
     char buf[256];
     snprintf(buf, sizeof buf, "expanded from macro '%s' here", macro->name ? macro->name : "?");
-    wl_finding_add_note(fd, shown_path(ctx, macro->expansion), macro->expansion.line,
+    wl_finding_add_note(fd, wl_rule_shown_path(ctx, macro->expansion), macro->expansion.line,
                         macro->expansion.col, buf);
   } else if (macro && !note_expansion && macro->spelling.file) {
     char buf[512];
     snprintf(buf, sizeof buf, "in the expansion of macro '%s' defined in %s:%u",
-             macro->name ? macro->name : "?", shown_path(ctx, macro->spelling),
+             macro->name ? macro->name : "?", wl_rule_shown_path(ctx, macro->spelling),
              macro->spelling.line);
     wl_finding_add_note(fd, ctx->display_path, at.line, at.col, buf);
   }
@@ -139,7 +132,7 @@ void wl_note_at(const wl_rule_ctx *ctx, wl_finding *fd, wl_loc loc, const char *
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
   /* notes in the file reported on carry its display path; others their own */
-  wl_finding_add_note(fd, shown_path(ctx, loc), loc.line, loc.col, buf);
+  wl_finding_add_note(fd, wl_rule_shown_path(ctx, loc), loc.line, loc.col, buf);
 }
 
 const char *wl_source_text(const wl_rule_ctx *ctx, wl_range r) {

@@ -117,6 +117,22 @@ python3 -c "import sys; sys.stdout.write('__global__ void k(float *o) { __shared
 expect_exit 0 -- timeout 60 "$WL" --format=json "$T/for200.cu"
 contains "$T/err" "the shared-memory analysis of 'k' stopped at its work budget" "200 nested loops: budget notice"
 contains "$T/out" '"notices"' "200 nested loops: the notice is in JSON"
+# the same kernel in a header included as "../inc/deep.cuh", as "deep.cuh"
+# through -I and through a compile database's absolute -I: one notice, at the
+# header's displayed path (not once per spelling of its path)
+mkdir -p "$T/bproj/inc" "$T/bproj/a" "$T/bproj/b" "$T/bproj/.git" "$T/bbld"
+sed 's/^__global__ void k(/__global__ void deep(/' "$T/for200.cu" >"$T/bproj/inc/deep.cuh"
+printf '#include "../inc/deep.cuh"\n__global__ void ka(float *o) { o[1] = 2; }\n' >"$T/bproj/a/x.cu"
+printf '#include "deep.cuh"\n__global__ void kb(float *o) { o[1] = 3; }\n' >"$T/bproj/b/y.cu"
+cd "$T" || exit 1
+expect_exit 0 -- "$WL" --no-cache -I bproj/inc bproj
+contains "$T/err" "^warplint: note: bproj/inc/deep.cuh:1:17: missing-syncwarp: the shared-memory analysis of 'deep' stopped" "header budget notice: at the header's displayed path"
+count_is "$T/err" "analysis of 'deep' stopped" 1 "header budget notice: once for two spellings of the path"
+python3 -c "import json,sys; r=sys.argv[1]; print(json.dumps([{'directory': r, 'file': r + '/bproj/a/x.cu', 'arguments': ['nvcc', '-c', r + '/bproj/a/x.cu']}, {'directory': r, 'file': r + '/bproj/b/y.cu', 'arguments': ['nvcc', '-I' + r + '/bproj/inc', '-c', r + '/bproj/b/y.cu']}]))" "$(cd "$T" && pwd -P)" >"$T/bbld/compile_commands.json"
+expect_exit 0 -- "$WL" --no-cache -p bbld bproj
+count_is "$T/err" "analysis of 'deep' stopped" 1 "header budget notice with a compile database: once"
+contains "$T/err" "^warplint: note: bproj/inc/deep.cuh:1:17:" "header budget notice with a compile database: the displayed path"
+cd "$SRC" || exit 1
 python3 -c "import sys; sys.stdout.write('__global__ void k(float *o) { __shared__ float s[2048];\n' + ''.join('s[threadIdx.x + %d] = s[threadIdx.x + %d] + 1;\n' % (i % 64, (i + 1) % 64) for i in range(1000)) + 'o[threadIdx.x] = s[threadIdx.x];\n}\n')" >"$T/acc1000.cu"
 expect_exit 1 -- timeout 60 "$WL" "$T/acc1000.cu"
 contains "$T/err" "^1001 findings" "1,000 unsynchronized accesses: every statement reported"
