@@ -838,15 +838,8 @@ static bool names_thread_block(const wl_expr *g) {
  * the value of an unknown function called without arguments, the same in
  * every lane, as before the name was known. False for any other call. */
 static bool dependent_member_call(const wl_lanes *L, const wl_func *f, const wl_expr *e, lv *r) {
-  const wl_expr *ce = e->callee_expr;
-  if (e->nargs || e->callee || !ce || ce->kind != WL_E_REF || ce->var || !ce->name || !f)
-    return false;
-  const char *sep = strstr(ce->name, "::"), *name = sep ? sep + 2 : NULL;
-  bool tparam = false;
-  for (unsigned i = 0; sep && i < f->ntparams && !tparam; i++)
-    tparam = f->tparams[i] && strlen(f->tparams[i]) == (size_t)(sep - ce->name) &&
-             strncmp(f->tparams[i], ce->name, (size_t)(sep - ce->name)) == 0;
-  if (!tparam || !*name)
+  const char *name = wl_tparam_member_call(f, e);
+  if (!name)
     return false;
   lv v = LV_UNIFORM;
   bool any = false;

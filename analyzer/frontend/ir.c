@@ -115,6 +115,21 @@ const wl_stmt *wl_stmt_parent(const wl_func *f, const wl_stmt *s) {
   return ps.parent;
 }
 
+const char *wl_tparam_member_call(const wl_func *f, const wl_expr *e) {
+  const wl_expr *ce = e ? e->callee_expr : NULL;
+  if (!e || e->kind != WL_E_CALL || e->nargs || e->callee || !ce || ce->kind != WL_E_REF ||
+      ce->var || !ce->name || !f)
+    return NULL;
+  const char *sep = strstr(ce->name, "::");
+  if (!sep || !sep[2])
+    return NULL;
+  size_t n = (size_t)(sep - ce->name);
+  for (unsigned i = 0; i < f->ntparams; i++)
+    if (f->tparams[i] && strlen(f->tparams[i]) == n && strncmp(f->tparams[i], ce->name, n) == 0)
+      return sep + 2;
+  return NULL;
+}
+
 /* `GROUP::size()` in f, a static member function of one of f's template
  * type parameters called without arguments (lowered unnamed, with a callee
  * REF named `GROUP::size` and no variable): true, with *scalar telling
@@ -123,16 +138,8 @@ const wl_stmt *wl_stmt_parent(const wl_func *f, const wl_stmt *s) {
  * pointer type that is no enumeration. */
 static bool dependent_static_call(const wl_tu *tu, const wl_func *f, const wl_expr *e,
                                   bool *scalar) {
-  const wl_expr *ce = e->callee_expr;
-  if (e->kind != WL_E_CALL || e->nargs || e->callee || !ce || ce->kind != WL_E_REF || ce->var ||
-      !ce->name || !f)
-    return false;
-  const char *sep = strstr(ce->name, "::"), *name = sep ? sep + 2 : NULL;
-  bool tparam = false;
-  for (unsigned i = 0; sep && i < f->ntparams && !tparam; i++)
-    tparam = f->tparams[i] && strlen(f->tparams[i]) == (size_t)(sep - ce->name) &&
-             strncmp(f->tparams[i], ce->name, (size_t)(sep - ce->name)) == 0;
-  if (!tparam || !*name)
+  const char *name = wl_tparam_member_call(f, e);
+  if (!name)
     return false;
   unsigned n = 0;
   bool all = true;

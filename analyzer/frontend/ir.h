@@ -378,6 +378,10 @@ const wl_tu_file *wl_tu_file_of(const wl_tu *tu, wl_loc loc);
  * being reported on: the main file's displayed path, a reported header's
  * displayed path (analyze.c sets both), else the file as clang spells it. */
 const char *wl_tu_shown_path(const wl_tu *tu, wl_loc loc);
+/* The member name of a call without arguments of `T::name` where T is a
+ * template parameter of f and lowering linked no function (GROUP::size());
+ * NULL for any other expression. */
+const char *wl_tparam_member_call(const wl_func *f, const wl_expr *e);
 
 /* Generic traversal over a function's statements and expressions. Callbacks
  * return false to stop descending into that node's children. */
