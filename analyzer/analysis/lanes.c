@@ -869,14 +869,6 @@ static bool dependent_member_call(const wl_lanes *L, const wl_func *f, const wl_
  * with NCCL's headers found, `G1::size() + G2::size()` is linked to their
  * `operator+(ncclSymPtr<T>, Int)`, which no int can call); WL_B_NONE otherwise. */
 static int dependent_operator(const wl_lanes *L, const wl_func *f, const wl_expr *e) {
-  static const struct {
-    const char *name;
-    int op;
-  } ops[] = {{"operator<", WL_B_LT},  {"operator>", WL_B_GT},   {"operator<=", WL_B_LE},
-             {"operator>=", WL_B_GE}, {"operator==", WL_B_EQ},  {"operator!=", WL_B_NE},
-             {"operator+", WL_B_ADD}, {"operator-", WL_B_SUB},  {"operator*", WL_B_MUL},
-             {"operator/", WL_B_DIV}, {"operator%", WL_B_REM},  {"operator&", WL_B_AND},
-             {"operator|", WL_B_OR},  {"operator<<", WL_B_SHL}, {"operator>>", WL_B_SHR}};
   if (e->callee_is_method || e->nargs != 2 || !e->name)
     return WL_B_NONE;
   for (unsigned i = 0; i < 2; i++)
@@ -885,10 +877,25 @@ static int dependent_operator(const wl_lanes *L, const wl_func *f, const wl_expr
       return WL_B_NONE;
   if (e->callee && !wl_operator_call_builtin(L->tu, f, e))
     return WL_B_NONE;
-  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-    if (strcmp(e->name, ops[i].name) == 0)
-      return ops[i].op;
-  return WL_B_NONE;
+  int op = wl_operator_binop(e->name);
+  switch (op) { /* comparisons, arithmetic, bitwise and, or, shifts */
+  case WL_B_LT:
+  case WL_B_GT:
+  case WL_B_LE:
+  case WL_B_GE:
+  case WL_B_EQ:
+  case WL_B_NE:
+  case WL_B_ADD:
+  case WL_B_SUB:
+  case WL_B_MUL:
+  case WL_B_DIV:
+  case WL_B_REM:
+  case WL_B_AND:
+  case WL_B_OR:
+  case WL_B_SHL:
+  case WL_B_SHR: return op;
+  default: return WL_B_NONE;
+  }
 }
 
 static bool uniform_result_call(wl_lanes *L, const wl_expr *e);
@@ -3628,23 +3635,27 @@ static bool symmetric_builtin(const wl_expr *call) {
  * operands that is not a member call (arithmetic on a template's dependent
  * types, kept as such a call when operator templates are in scope). */
 static int bin_op_of(const wl_expr *e) {
-  static const struct {
-    const char *name;
-    int op;
-  } ops[] = {{"operator+", WL_B_ADD},  {"operator*", WL_B_MUL}, {"operator&", WL_B_AND},
-             {"operator|", WL_B_OR},   {"operator^", WL_B_XOR}, {"operator&&", WL_B_LAND},
-             {"operator||", WL_B_LOR}, {"operator<", WL_B_LT},  {"operator>", WL_B_GT},
-             {"operator<=", WL_B_LE},  {"operator>=", WL_B_GE}};
   if (!e || e->nargs != 2)
     return WL_B_NONE;
   if (e->kind == WL_E_BINARY)
     return e->op;
   if (e->kind != WL_E_CALL || e->callee_is_method || !e->name)
     return WL_B_NONE;
-  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-    if (strcmp(e->name, ops[i].name) == 0)
-      return ops[i].op;
-  return WL_B_NONE;
+  int op = wl_operator_binop(e->name);
+  switch (op) { /* order-blind operators and comparisons */
+  case WL_B_ADD:
+  case WL_B_MUL:
+  case WL_B_AND:
+  case WL_B_OR:
+  case WL_B_XOR:
+  case WL_B_LAND:
+  case WL_B_LOR:
+  case WL_B_LT:
+  case WL_B_GT:
+  case WL_B_LE:
+  case WL_B_GE: return op;
+  default: return WL_B_NONE;
+  }
 }
 
 static bool commutative_op(int op) {

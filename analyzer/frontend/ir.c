@@ -115,6 +115,36 @@ const wl_stmt *wl_stmt_parent(const wl_func *f, const wl_stmt *s) {
   return ps.parent;
 }
 
+/* The built-in operator an unresolved `operatorX` call stands for (WL_B_*),
+ * or WL_B_NONE. In a template, arithmetic on dependent types becomes such a
+ * call when overloads of the operator are visible (CCCL declares many). */
+int wl_operator_binop(const char *n) {
+  static const struct {
+    const char *name;
+    int op;
+  } ops[] = {{"operator*", WL_B_MUL},          {"operator/", WL_B_DIV},
+             {"operator%", WL_B_REM},          {"operator+", WL_B_ADD},
+             {"operator-", WL_B_SUB},          {"operator<<", WL_B_SHL},
+             {"operator>>", WL_B_SHR},         {"operator<", WL_B_LT},
+             {"operator>", WL_B_GT},           {"operator<=", WL_B_LE},
+             {"operator>=", WL_B_GE},          {"operator==", WL_B_EQ},
+             {"operator!=", WL_B_NE},          {"operator&", WL_B_AND},
+             {"operator^", WL_B_XOR},          {"operator|", WL_B_OR},
+             {"operator&&", WL_B_LAND},        {"operator||", WL_B_LOR},
+             {"operator=", WL_B_ASSIGN},       {"operator*=", WL_B_MUL_ASSIGN},
+             {"operator/=", WL_B_DIV_ASSIGN},  {"operator%=", WL_B_REM_ASSIGN},
+             {"operator+=", WL_B_ADD_ASSIGN},  {"operator-=", WL_B_SUB_ASSIGN},
+             {"operator<<=", WL_B_SHL_ASSIGN}, {"operator>>=", WL_B_SHR_ASSIGN},
+             {"operator&=", WL_B_AND_ASSIGN},  {"operator^=", WL_B_XOR_ASSIGN},
+             {"operator|=", WL_B_OR_ASSIGN}};
+  if (!n || strncmp(n, "operator", 8) != 0)
+    return WL_B_NONE;
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (strcmp(n, ops[i].name) == 0)
+      return ops[i].op;
+  return WL_B_NONE;
+}
+
 const char *wl_tparam_member_call(const wl_func *f, const wl_expr *e) {
   const wl_expr *ce = e ? e->callee_expr : NULL;
   if (!e || e->kind != WL_E_CALL || e->nargs || e->callee || !ce || ce->kind != WL_E_REF ||

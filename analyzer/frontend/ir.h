@@ -382,6 +382,11 @@ const char *wl_tu_shown_path(const wl_tu *tu, wl_loc loc);
  * template parameter of f and lowering linked no function (GROUP::size());
  * NULL for any other expression. */
 const char *wl_tparam_member_call(const wl_func *f, const wl_expr *e);
+/* The built-in operator (WL_B_*, assignments included) that a call named
+ * `operatorX` stands for, or WL_B_NONE. In a template, arithmetic on
+ * dependent types becomes such a call when overloads of the operator are
+ * visible (CCCL declares many). */
+int wl_operator_binop(const char *name);
 
 /* Generic traversal over a function's statements and expressions. Callbacks
  * return false to stop descending into that node's children. */

@@ -1201,36 +1201,6 @@ static const wl_func *shared_memory_getter(const ctx *c, const wl_expr *e) {
   return NULL;
 }
 
-/* The built-in operator an unresolved `operatorX` call stands for (WL_B_*),
- * or WL_B_NONE. In a template, arithmetic on dependent types becomes such a
- * call when overloads of the operator are visible (CCCL declares many). */
-static int operator_binop(const char *n) {
-  static const struct {
-    const char *name;
-    int op;
-  } ops[] = {{"operator*", WL_B_MUL},          {"operator/", WL_B_DIV},
-             {"operator%", WL_B_REM},          {"operator+", WL_B_ADD},
-             {"operator-", WL_B_SUB},          {"operator<<", WL_B_SHL},
-             {"operator>>", WL_B_SHR},         {"operator<", WL_B_LT},
-             {"operator>", WL_B_GT},           {"operator<=", WL_B_LE},
-             {"operator>=", WL_B_GE},          {"operator==", WL_B_EQ},
-             {"operator!=", WL_B_NE},          {"operator&", WL_B_AND},
-             {"operator^", WL_B_XOR},          {"operator|", WL_B_OR},
-             {"operator&&", WL_B_LAND},        {"operator||", WL_B_LOR},
-             {"operator=", WL_B_ASSIGN},       {"operator*=", WL_B_MUL_ASSIGN},
-             {"operator/=", WL_B_DIV_ASSIGN},  {"operator%=", WL_B_REM_ASSIGN},
-             {"operator+=", WL_B_ADD_ASSIGN},  {"operator-=", WL_B_SUB_ASSIGN},
-             {"operator<<=", WL_B_SHL_ASSIGN}, {"operator>>=", WL_B_SHR_ASSIGN},
-             {"operator&=", WL_B_AND_ASSIGN},  {"operator^=", WL_B_XOR_ASSIGN},
-             {"operator|=", WL_B_OR_ASSIGN}};
-  if (!n || strncmp(n, "operator", 8) != 0)
-    return WL_B_NONE;
-  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-    if (strcmp(n, ops[i].name) == 0)
-      return ops[i].op;
-  return WL_B_NONE;
-}
-
 /* A CUDA built-in of the prelude or toolkit (atomics, intrinsics, math), as
  * opposed to a library function of the toolkit's headers (cub's
  * BlockReduce::Sum, which may hold a barrier). */
@@ -1334,7 +1304,7 @@ static const wl_func *template_function_arg(const ctx *c, const wl_expr *e) {
  * that body would bind the operands to its reference parameters and forget
  * their values (cusp's thread_lane, b40c's vertex ids). */
 bool sme_dependent_builtin_op(const wl_expr *e) {
-  return (e->type & WL_T_DEPENDENT) && e->nargs == 2 && operator_binop(e->name) != WL_B_NONE &&
+  return (e->type & WL_T_DEPENDENT) && e->nargs == 2 && wl_operator_binop(e->name) != WL_B_NONE &&
          (!e->callee || e->callee->ntparams > 0 || (e->callee->flags & WL_F_TEMPLATE));
 }
 
@@ -1375,7 +1345,7 @@ static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
   const val *copied = struct_copy(c, st, e);
   if (copied)
     return copied;
-  int bop = (e->type & WL_T_DEPENDENT) || !e->callee_usr ? operator_binop(e->name) : WL_B_NONE;
+  int bop = (e->type & WL_T_DEPENDENT) || !e->callee_usr ? wl_operator_binop(e->name) : WL_B_NONE;
   if (bop != WL_B_NONE && e->nargs == 2 && (!e->callee_is_method || sme_dependent_builtin_op(e))) {
     /* a * b on dependent types: the built-in operator, as the template is
      * instantiated for numbers */
