@@ -1978,6 +1978,19 @@ static int cmp_usr_slot(const void *a, const void *b) {
   return c ? c : x->order < y->order ? -1 : x->order > y->order;
 }
 
+/* The first slot of by_usr (sorted by USR) whose USR is not below usr. */
+static size_t usr_lower_bound(const usr_slot *by_usr, size_t n, const char *usr) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (strcmp(by_usr[mid].f->usr, usr) < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 /* The member of a class template a dependent qualifier names
  * (lower_dependent_member): the first function of the class (its USR the
  * class's followed by @F@ or @FT@) with the call's name that takes that many
@@ -1985,14 +1998,7 @@ static int cmp_usr_slot(const void *a, const void *b) {
 static wl_func *class_member(const usr_slot *by_usr, size_t n, const wl_expr *e) {
   const char *cu = e->callee_class_usr;
   size_t len = strlen(cu);
-  size_t lo = 0, hi = n;
-  while (lo < hi) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (strcmp(by_usr[mid].f->usr, cu) < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
+  size_t lo = usr_lower_bound(by_usr, n, cu);
   wl_func *best = NULL;
   size_t order = 0;
   for (size_t i = lo; i < n && strncmp(by_usr[i].f->usr, cu, len) == 0; i++) {
@@ -2033,14 +2039,7 @@ void lower_link_calls(lower_ctx *L) {
       const char *usr = keys[k];
       if (!usr || !*usr)
         continue;
-      size_t lo = 0, hi = n; /* the first slot with usr >= the callee's */
-      while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (strcmp(by_usr[mid].f->usr, usr) < 0)
-          lo = mid + 1;
-        else
-          hi = mid;
-      }
+      size_t lo = usr_lower_bound(by_usr, n, usr);
       if (lo < n && strcmp(by_usr[lo].f->usr, usr) == 0)
         e->callee = by_usr[lo].f;
     }
