@@ -601,6 +601,48 @@ static bool within(wl_range outer, wl_range inner) {
          inner.begin.offset >= outer.begin.offset && inner.begin.offset < outer.end.offset;
 }
 
+static bool user_code(lower_ctx *L, CXCursor c);
+static bool has_body(CXCursor c);
+
+/* Whether c has a __device__ or __global__ attribute. */
+static bool device_callable(CXCursor c) {
+  kids k = children(c);
+  bool d = false;
+  for (unsigned i = 0; i < k.n && !d; i++) {
+    enum CXCursorKind ck = clang_getCursorKind(k.v[i]);
+    d = ck == CXCursor_CUDADeviceAttr || ck == CXCursor_CUDAGlobalAttr;
+  }
+  free(k.v);
+  return d;
+}
+
+/* Whether ref, a specialization of tmpl, is a device member of a class
+ * template specialization of the project's code that has no body while its
+ * template has one: clang instantiates that body at the end of a complete
+ * unit only (see lower_ctx.wants_instances). A host member is read as its
+ * template's code, with no template arguments as numbers: the analyses
+ * that read numbers from an instantiation's body (shared-memory offsets,
+ * lane strides) read device code. */
+static bool uninstantiated_member(lower_ctx *L, CXCursor ref, CXCursor tmpl) {
+  CXCursor cls = clang_getCursorSemanticParent(ref);
+  enum CXCursorKind ck = clang_getCursorKind(cls);
+  if ((ck != CXCursor_StructDecl && ck != CXCursor_ClassDecl && ck != CXCursor_UnionDecl) ||
+      clang_Cursor_isNull(clang_getSpecializedCursorTemplate(cls)) || has_body(ref) ||
+      !user_code(L, ref))
+    return false;
+  /* the code it comes from: a member template of a class template
+   * specialization comes from the class template's */
+  CXCursor t = tmpl;
+  for (unsigned i = 0; i < 4; i++) {
+    CXCursor up = clang_getSpecializedCursorTemplate(t);
+    if (clang_Cursor_isNull(up))
+      break;
+    t = up;
+  }
+  CXCursor def = clang_getCursorDefinition(t);
+  return !clang_Cursor_isNull(def) && has_body(def) && device_callable(def);
+}
+
 static void fill_callee(lower_ctx *L, wl_expr *e, CXCursor ref) {
   enum CXCursorKind rk = clang_getCursorKind(ref);
   if (rk == CXCursor_OverloadedDeclRef) {
@@ -627,6 +669,8 @@ static void fill_callee(lower_ctx *L, wl_expr *e, CXCursor ref) {
   if (!clang_Cursor_isNull(tmpl)) {
     inst_note_instantiation(L, ref, tmpl);
     e->callee_spec_usr = lower_take(L, clang_getCursorUSR(ref));
+    if (!L->wants_instances && uninstantiated_member(L, ref, tmpl))
+      L->wants_instances = true;
   }
   e->callee_usr = lower_take(L, clang_getCursorUSR(key));
   e->callee_decl = lower_expansion_loc(L, clang_getCursorLocation(key));

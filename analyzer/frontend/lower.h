@@ -75,6 +75,12 @@ typedef struct lower_ctx {
   unsigned seq;
   bool quiet;
   wl_vec batch_vars; /* CXCursor* (malloc'ed): variables inserted into a batch's arena */
+  /* A call names a member of a class template specialization of the
+   * project's code whose body clang did not instantiate (a unit parsed
+   * with CXTranslationUnit_Incomplete): the lowering needs that body
+   * (WarpScan<5>::Iterate<2, 32>::Invoke), so the file is parsed again
+   * with clang's instantiations (parse.c). */
+  bool wants_instances;
 } lower_ctx;
 
 /* A function with a body recorded by lower_decl in collect mode: lowered

@@ -57,6 +57,10 @@ struct wl_parser {
   int fell_section;
   /* libclang's resource directory, for the driver (see find_resource_dir); "" if unknown */
   char resource_dir[PATH_MAX];
+  /* The file being parsed is parsed as a complete unit, with clang's
+   * instantiations at its end (see parse_once). */
+  bool instantiate;
+  bool redo; /* its lowering asked for them (lower_ctx.wants_instances) */
 };
 
 /* libclang's resource directory (clang/<major> beside the library, as
@@ -727,8 +731,20 @@ static enum CXErrorCode parse_once(wl_parser *p, const char *path, const char *t
   in->uf[in->nuf].Length = (unsigned long)len;
   *ctu = NULL;
   /* with the standard headers, the notes of an error that lie in them are
-   * kept (wl_pch_std_differs reads them); warplint reads errors only */
+   * kept (wl_pch_std_differs reads them); warplint reads errors only.
+   * CXTranslationUnit_Incomplete: clang does not instantiate, at the end of
+   * the unit, the function templates and the members of class templates the
+   * file uses (kernels launched from host templates, library algorithms):
+   * cudpp's segmented_scan_app.cu instantiated 960 kernels of each kind with
+   * the toolkit. The lowering reads templates as written, and of the
+   * instantiations only the members of class template specializations its
+   * calls name; when it finds one without its body, the file is parsed
+   * again as a complete unit (wl_parse). What is instantiated where it is
+   * used (constexpr functions, deduced return types, class templates)
+   * still is. A file lowered in batches is parsed complete from the start:
+   * its batches are handed on as they are lowered. */
   unsigned flags = CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing |
+                   (p->instantiate ? 0 : CXTranslationUnit_Incomplete) |
                    (in->std_line ? 0 : CXTranslationUnit_IgnoreNonErrorsFromIncludedFiles);
   enum CXErrorCode ec =
       clang_parseTranslationUnit2(p->index, path, (const char *const *)in->args.v, (int)in->args.n,
@@ -883,8 +899,34 @@ static void remember_section(wl_parser *p, const char *path, uint64_t sopts, int
   p->fell_section = fell;
 }
 
+static wl_parse_status parse_lower(wl_parser *p, const char *path, const char *contents,
+                                   const wl_parse_opts *opts, wl_tu **out, wl_buf *err);
+
 wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
                          const wl_parse_opts *opts, wl_tu **out, wl_buf *err) {
+  p->instantiate = false;
+  p->redo = false;
+  wl_parse_status st = parse_lower(p, path, contents, opts, out, err);
+  if (st == WL_PARSE_OK && p->redo) {
+    /* the lowering needs a body only clang's instantiations give */
+    wl_tu_free(*out);
+    *out = NULL;
+    if (opts->verbose)
+      fprintf(stderr,
+              "warplint: note: %s: parsed again with clang's template instantiations (a call "
+              "names a member of a class template specialization)\n",
+              path);
+    wl_parse_opts o = *opts;
+    o.verbose = false; /* its notes were printed by the first parse */
+    p->instantiate = true;
+    st = parse_lower(p, path, contents, &o, out, err);
+    p->instantiate = false;
+  }
+  return st;
+}
+
+static wl_parse_status parse_lower(wl_parser *p, const char *path, const char *contents,
+                                   const wl_parse_opts *opts, wl_tu **out, wl_buf *err) {
   *out = NULL;
   size_t len = 0;
   char *text = NULL;
@@ -908,6 +950,9 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
     wl_buf_puts(err, "not a text file (binary content)");
     return WL_PARSE_BINARY;
   }
+  bool batched = opts->on_batch && len >= (opts->batch_min ? opts->batch_min : WL_BATCH_MIN);
+  if (batched)
+    p->instantiate = true;
 
   unsigned asked = opts->arch ? opts->arch : WL_DEFAULT_ARCH;
   /* an architecture newer than this libclang (sm_100, sm_120 with libclang
@@ -958,9 +1003,8 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
   /* an include that did not resolve: the caller may parse the file again
    * with an include directory it infers, and this parse is then thrown
    * away; when it cannot, it parses it without the standard headers */
-  bool unchecked = again && !resumed && opts->probe_missing &&
-                   !(opts->on_batch && len >= (opts->batch_min ? opts->batch_min : WL_BATCH_MIN)) &&
-                   missing_include(ctu) && !std_conditions_read(p, ctu, pch);
+  bool unchecked = again && !resumed && opts->probe_missing && !batched && missing_include(ctu) &&
+                   !std_conditions_read(p, ctu, pch);
   /* the section the unit is parsed with in the end, when it is not the
    * one tried first (-1) */
   int fell = resume == SECTION_NONE ? SECTION_NONE : -1;
@@ -1070,7 +1114,6 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
   clang_visitChildren(clang_getTranslationUnitCursor(ctu), lower_macro_visitor, &L);
   if (L.nmacros > 1)
     qsort(L.macros, L.nmacros, sizeof *L.macros, lower_cmp_macro);
-  bool batched = opts->on_batch && len >= (opts->batch_min ? opts->batch_min : WL_BATCH_MIN);
   lower_batches plan;
   memset(&plan, 0, sizeof plan);
   if (batched) {
@@ -1084,6 +1127,7 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
     lower_link_calls(&L);
     inst_scan_explicit_instantiations(&L);
     inst_link_instantiations(&L);
+    p->redo = L.wants_instances && !p->instantiate;
   }
   collect_diags(&L, opts);
   if (L.notices.n) {

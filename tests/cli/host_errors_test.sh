@@ -53,6 +53,37 @@ for f in kernel device lambda scope; do
 done
 expect_exit 2 -- "$WL" --no-cache --strict --no-infer-includes "$D/include.cu"
 contains "$T/err" "analysis incomplete in 1 of 1 file (1 unresolved #include, 0 parse errors)" "an unresolved include counts, the host error does not"
+# an error clang would report only in an instantiation of a function
+# template (a kernel launched with a type its static_assert refuses) costs no
+# code the analysis reads: files are parsed without clang's instantiations
+# at the end of the unit, and the kernel template is analyzed as written
+cat >"$D/inst.cu" <<'CU'
+template <typename T> __global__ void k(T *p) {
+  static_assert(sizeof(T) == 4, "4-byte elements only");
+  p[0] = __shfl(p[1], 0);
+}
+void host(double *d) { k<<<1, 32>>>(d); }
+CU
+expect_exit 1 -- "$WL" --no-cache --strict "$D/inst.cu"
+lacks "$T/err" "analysis incomplete" "an error in an instantiation only: complete"
+count_is "$T/out" "inst.cu:3:.*__shfl" 1 "the kernel template's finding"
+# a device member of a class template specialization is read with its
+# template arguments as numbers: the file is parsed again with them
+cat >"$D/member.cu" <<'CU'
+template <int OFF> struct Step {
+  static __device__ int read(volatile int *s, int t) { return s[t + OFF]; }
+};
+__global__ void k(int *o) {
+  __shared__ volatile int s[64];
+  int t = threadIdx.x & 31;
+  s[t] = o[t];
+  o[t] = Step<16>::read(s, t);
+}
+CU
+expect_exit 1 -- "$WL" --no-cache -v "$D/member.cu"
+contains "$T/err" "member.cu: parsed again with clang's template instantiations" "-v: parsed again for the member's body"
+count_is "$T/out" "member.cu:.*missing-syncwarp" 1 "the race through the member's instantiated body"
+
 # JSON carries the same count
 expect_exit 1 -- "$WL" --no-cache --format=json "$D/host.cu" "$D/kernel.cu"
 contains "$T/err" "analysis incomplete in 1 of 2 files" "JSON run: one of the two files incomplete"
