@@ -619,10 +619,12 @@ static bool device_callable(CXCursor c) {
 /* Whether ref, a specialization of tmpl, is a device member of a class
  * template specialization of the project's code that has no body while its
  * template has one: clang instantiates that body at the end of a complete
- * unit only (see lower_ctx.wants_instances). A host member is read as its
- * template's code, with no template arguments as numbers: the analyses
- * that read numbers from an instantiation's body (shared-memory offsets,
- * lane strides) read device code. */
+ * unit only (see lower_ctx.wants_instances). Asked for calls in device code
+ * only: a host member, or one a host function calls (cusp's host algorithms
+ * constructing `__host__ __device__` functors), is read as its template's
+ * code, with no template arguments as numbers; the analyses that read
+ * numbers from an instantiation's body (shared-memory offsets, lane
+ * strides) read device code. */
 static bool uninstantiated_member(lower_ctx *L, CXCursor ref, CXCursor tmpl) {
   CXCursor cls = clang_getCursorSemanticParent(ref);
   enum CXCursorKind ck = clang_getCursorKind(cls);
@@ -669,7 +671,9 @@ static void fill_callee(lower_ctx *L, wl_expr *e, CXCursor ref) {
   if (!clang_Cursor_isNull(tmpl)) {
     inst_note_instantiation(L, ref, tmpl);
     e->callee_spec_usr = lower_take(L, clang_getCursorUSR(ref));
-    if (!L->wants_instances && uninstantiated_member(L, ref, tmpl))
+    if (!L->wants_instances && L->cur_func &&
+        (L->cur_func->flags & (WL_F_GLOBAL | WL_F_DEVICE)) &&
+        uninstantiated_member(L, ref, tmpl))
       L->wants_instances = true;
   }
   e->callee_usr = lower_take(L, clang_getCursorUSR(key));
