@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "parse.h"
 #include "shared.h"
@@ -873,6 +874,170 @@ START_TEST(test_unrolling_memory_is_bounded) {
 }
 END_TEST
 
+/* ---- the analysis in a reported header's view ------------------------------ */
+
+/* The rules run on each reported header as if it were the file analyzed
+ * (analyze.c: tu->path and tu->source are the header's); the analysis built
+ * in the main file's view serves a header's view (wl_smem_serves_view) only
+ * where it is the analysis that view builds. Each header is parsed with the
+ * main file, written to a directory of its own. */
+typedef struct view_unit {
+  char dir[64];
+  wl_tu *tu;
+  wl_smem *main; /* built in the main file's view */
+} view_unit;
+
+static void view_write(const char *dir, const char *name, const char *text) {
+  char path[128];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+static view_unit view_parse(const char *header, const char *main_text) {
+  view_unit u;
+  memset(&u, 0, sizeof u);
+  snprintf(u.dir, sizeof u.dir, "/tmp/wl-views-XXXXXX");
+  ck_assert_ptr_nonnull(mkdtemp(u.dir));
+  view_write(u.dir, "h.cuh", header);
+  char path[128];
+  snprintf(path, sizeof path, "%s/t.cu", u.dir);
+  wl_parser *p = wl_parser_new();
+  wl_parse_opts o;
+  memset(&o, 0, sizeof o);
+  o.arch = 75;
+  wl_buf err;
+  wl_buf_init(&err);
+  ck_assert_msg(wl_parse(p, path, main_text, &o, &u.tu, &err) == WL_PARSE_OK, "parse: %s",
+                wl_buf_str(&err));
+  wl_buf_free(&err);
+  wl_parser_free(p);
+  ck_assert_uint_eq(u.tu->nfiles, 1);
+  u.main = wl_smem_build(u.tu);
+  return u;
+}
+
+/* The unit in h.cuh's view, as analyze.c's tu_view_file makes it. */
+static void view_header(view_unit *u) {
+  u->tu->path = u->tu->files[0].name;
+  u->tu->source = u->tu->files[0].source;
+  u->tu->source_len = u->tu->files[0].source_len;
+}
+
+static void view_free(view_unit *u) {
+  wl_smem_free(u->main);
+  u->tu->path = u->tu->main_path; /* the arena owns the strings of either view */
+  wl_tu_free(u->tu);
+  char path[128];
+  snprintf(path, sizeof path, "%s/h.cuh", u->dir);
+  unlink(path);
+  rmdir(u->dir);
+}
+
+/* The lines of the races in file `name` (the reading or clobbering access). */
+static unsigned races_in(const wl_smem *sm, const char *name, unsigned *lines, unsigned max) {
+  unsigned n = 0;
+  for (size_t i = 0; i < wl_smem_nraces(sm); i++) {
+    const wl_smem_race *r = wl_smem_race_at(sm, i);
+    const char *f = r->second.expr->loc.file;
+    if (f && strstr(f, name) && n < max)
+      lines[n++] = r->second.expr->loc.line;
+  }
+  return n;
+}
+
+START_TEST(test_header_views) {
+  /* a plain header: its view is served, and its own build finds the same */
+  view_unit u = view_parse("__global__ void plain(int *out) {\n" /* 1 */
+                           "  __shared__ int s[64];\n"           /* 2 */
+                           "  int lane = threadIdx.x & 31;\n"    /* 3 */
+                           "  s[lane] = out[lane];\n"            /* 4 */
+                           "  out[lane] = s[(lane + 1) & 31];\n" /* 5 */
+                           "}\n",
+                           "#include \"h.cuh\"\n");
+  view_header(&u);
+  ck_assert(wl_smem_serves_view(u.main, u.tu));
+  wl_smem *own = wl_smem_build(u.tu);
+  unsigned a[4], b[4];
+  ck_assert_uint_eq(races_in(u.main, "h.cuh", a, 4), 1);
+  ck_assert_uint_eq(races_in(own, "h.cuh", b, 4), 1);
+  ck_assert_uint_eq(a[0], 5);
+  ck_assert_uint_eq(b[0], 5);
+  ck_assert(!wl_smem_serves_view(own, u.tu)); /* built in the header's view */
+  wl_smem_free(own);
+  view_free(&u);
+
+  /* a cast whose spelling (between < and >) is s's element type and whose
+   * type is not: the header's view reads it, the main file's does not, and
+   * only the header's view pairs the store through q with s's elements */
+  u = view_parse("template <typename T> struct V { typedef T R; };\n"     /* 1 */
+                 "__global__ void spelled(unsigned char *out) {\n"        /* 2 */
+                 "  __shared__ unsigned char s[64];\n"                    /* 3 */
+                 "  int lane = threadIdx.x & 31;\n"                       /* 4 */
+                 "  V<unsigned char>::R *q = (V<unsigned char>::R *)s;\n" /* 5 */
+                 "  q[lane] = out[lane];\n"                               /* 6 */
+                 "  out[lane] = s[(lane + 1) & 31];\n"                    /* 7 */
+                 "}\n",
+                 "#include \"h.cuh\"\n");
+  ck_assert_uint_eq(races_in(u.main, "h.cuh", a, 4), 0);
+  view_header(&u);
+  ck_assert(!wl_smem_serves_view(u.main, u.tu));
+  own = wl_smem_build(u.tu);
+  ck_assert_uint_eq(races_in(own, "h.cuh", b, 4), 1);
+  ck_assert_uint_eq(b[0], 7);
+  wl_smem_free(own);
+  view_free(&u);
+
+  /* the same cast spelled as its type: both views read the same type */
+  u = view_parse("__global__ void same(unsigned char *out) {\n" /* 1 */
+                 "  __shared__ unsigned char s[64];\n"          /* 2 */
+                 "  int lane = threadIdx.x & 31;\n"             /* 3 */
+                 "  unsigned char *q = (unsigned char *)s;\n"   /* 4 */
+                 "  q[lane] = out[lane];\n"                     /* 5 */
+                 "  out[lane] = s[(lane + 1) & 31];\n"          /* 6 */
+                 "}\n",
+                 "#include \"h.cuh\"\n");
+  view_header(&u);
+  ck_assert(wl_smem_serves_view(u.main, u.tu));
+  ck_assert_uint_eq(races_in(u.main, "h.cuh", a, 4), 1);
+  view_free(&u);
+
+  /* an unresolved library call in the main file that passes a __shared__
+   * variable, read from the main file's text in its own view only (it may
+   * hold a barrier): no header's view is served */
+  u = view_parse("__device__ int get(int *s, int lane) {\n" /* 1 */
+                 "  int r = s[(lane + 1) & 31];\n"          /* 2 */
+                 "  return r - 1;\n"                        /* 3 */
+                 "}\n"                                      /* 4 */
+                 "__device__ void put(int *s, int lane, int v) {\n"
+                 "  int w = v * 2;\n"   /* 6 */
+                 "  s[lane] = w + 1;\n" /* 7 */
+                 "}\n",
+                 "#include \"h.cuh\"\n"
+                 "template <int BLOCK>\n"
+                 "__global__ void k(int *out) {\n"
+                 "  typedef cub::BlockReduce<int, BLOCK> R;\n"
+                 "  __shared__ typename R::TempStorage temp;\n"
+                 "  __shared__ int s[64];\n"
+                 "  int lane = threadIdx.x & 31;\n"
+                 "  int x = get(s, lane);\n"
+                 "  int total = R(temp).Sum(x);\n"
+                 "  put(s, lane, x + total);\n"
+                 "  out[lane] = x;\n"
+                 "}\n");
+  ck_assert_uint_eq(races_in(u.main, "h.cuh", a, 4), 0);
+  view_header(&u);
+  ck_assert(!wl_smem_serves_view(u.main, u.tu));
+  own = wl_smem_build(u.tu);
+  ck_assert_uint_eq(races_in(own, "h.cuh", b, 4), 1);
+  ck_assert_uint_eq(b[0], 7);
+  wl_smem_free(own);
+  view_free(&u);
+}
+END_TEST
+
 Suite *wl_suite_shared(void) {
   Suite *s = suite_create("shared");
   TCase *tc = tcase_create("analysis");
@@ -899,6 +1064,7 @@ Suite *wl_suite_shared(void) {
   tcase_add_test(tc, test_thread_below_block_size);
   tcase_add_test(tc, test_loop_without_end_is_bounded);
   tcase_add_test(tc, test_unrolling_memory_is_bounded);
+  tcase_add_test(tc, test_header_views);
   suite_add_tcase(s, tc);
   return s;
 }

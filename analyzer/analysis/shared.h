@@ -114,6 +114,18 @@ typedef struct wl_smem_race {
 /* Builds the analysis of a TU (never NULL). */
 wl_smem *wl_smem_build(const wl_tu *tu);
 void wl_smem_free(wl_smem *sm);
+/* Whether sm, built for tu viewed as its main file, is also the analysis of
+ * tu as it is viewed now: a reported header's view (analyze.c gives the
+ * rules the unit with the header's path and text as the file analyzed). The
+ * analysis reads the unit's functions, which do not change with the view,
+ * and, in two places, the text of the file an expression lies in: an
+ * unresolved expression's (eval.c, unresolved_on_shared: the main file's
+ * text only in its own view) and a cast's spelling (cast_ptr: only in the
+ * file viewed as the main one). Where the main file's view read its text
+ * and found something, or would not read a header's text that the header's
+ * view reads, the answer is no; else every decision of the analysis is the
+ * same in both views, and so is what it finds. */
+bool wl_smem_serves_view(const wl_smem *sm, const wl_tu *tu);
 
 size_t wl_smem_nraces(const wl_smem *sm);
 const wl_smem_race *wl_smem_race_at(const wl_smem *sm, size_t i);

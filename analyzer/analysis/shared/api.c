@@ -69,6 +69,7 @@ void wl_smem_free(wl_smem *sm) {
       free(sm->shared_locals.slots[i].val);
     }
   wl_hmap_free(&sm->shared_locals);
+  wl_vec_free(&sm->own_views);
   free(sm);
 }
 
@@ -96,3 +97,23 @@ size_t wl_smem_arena_peak(const wl_smem *sm) { return sm->arena_peak; }
 size_t wl_smem_nexhausted(const wl_smem *sm) { return sm->exhausted.n; }
 
 const wl_func *wl_smem_exhausted_at(const wl_smem *sm, size_t i) { return sm->exhausted.v[i]; }
+
+void sma_view_reads(wl_smem *sm, const char *header) {
+  if (!header) {
+    sm->main_text = true;
+    return;
+  }
+  for (size_t i = 0; i < sm->own_views.n; i++)
+    if (sm->own_views.v[i] == header || strcmp(sm->own_views.v[i], header) == 0)
+      return;
+  wl_vec_push(&sm->own_views, (void *)header);
+}
+
+bool wl_smem_serves_view(const wl_smem *sm, const wl_tu *tu) {
+  if (!sm->main_view || sm->main_text || !tu->path)
+    return false;
+  for (size_t i = 0; i < sm->own_views.n; i++)
+    if (strcmp(sm->own_views.v[i], tu->path) == 0)
+      return false;
+  return true;
+}

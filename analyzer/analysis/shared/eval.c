@@ -11,14 +11,13 @@
 /* ------------------------------------------------------------------------ */
 /* Expressions                                                              */
 
-/* "volatile float *" -> "float", "float[4][8]" -> "float" */
-const char *sme_norm_type(ctx *c, const char *s, bool strip_pointer) {
-  if (!s)
-    return NULL;
-  char buf[256];
+/* sme_norm_type's spelling of s in buf, with its length (0: none): "volatile
+ * float *" -> "float", "float[4][8]" -> "float", at most NORM_MAX - 1 bytes */
+#define NORM_MAX 256
+static size_t norm_type_into(const char *s, bool strip_pointer, char buf[NORM_MAX]) {
   size_t n = 0;
   const char *p = s;
-  while (*p && n + 1 < sizeof buf) {
+  while (*p && n + 1 < NORM_MAX) {
     if (*p == '[')
       break;
     static const char *const drop[] = {"volatile", "const", "__restrict__", "restrict",
@@ -45,7 +44,14 @@ const char *sme_norm_type(ctx *c, const char *s, bool strip_pointer) {
     buf[--n] = 0;
   while (n && buf[n - 1] == '&')
     buf[--n] = 0;
-  return n ? smd_intern(c, buf) : NULL;
+  return n;
+}
+
+const char *sme_norm_type(ctx *c, const char *s, bool strip_pointer) {
+  if (!s)
+    return NULL;
+  char buf[NORM_MAX];
+  return norm_type_into(s, strip_pointer, buf) ? smd_intern(c, buf) : NULL;
 }
 
 static const val *shared_var_addr(ctx *c, const wl_var *v) {
@@ -1509,7 +1515,10 @@ static bool unresolved_on_shared(const ctx *c, const wl_expr *e) {
     return false;
   const char *src = NULL;
   size_t len = 0;
-  if (wl_tu_in_main(c->tu, rg.begin)) {
+  /* (a header's text is the same in every view; the main file's is read
+   * only in its own: wl_smem_serves_view) */
+  bool main_file = wl_tu_in_main(c->tu, rg.begin);
+  if (main_file) {
     src = c->tu->source;
     len = c->tu->source_len;
   } else {
@@ -1536,8 +1545,11 @@ static bool unresolved_on_shared(const ctx *c, const wl_expr *e) {
       q++;
     bool arg = p > b && (src[p - 1] == '(' || src[p - 1] == ',') && q < end &&
                (src[q] == ')' || src[q] == ',');
-    if (arg && shared_name(c, src + i, j - i))
+    if (arg && shared_name(c, src + i, j - i)) {
+      if (main_file)
+        sma_view_reads(c->sm, NULL);
       return true;
+    }
     i = j;
   }
   return false;
@@ -1571,6 +1583,29 @@ static bool array_pointer(ctx *c, const char *t, const char **tag, unsigned shap
   return *tag != NULL;
 }
 
+/* The type a cast spells in src between its start `from` and its operand's
+ * start `to`: the text inside its first <...> (static_cast<T *>) or else
+ * its first (...), in sme_norm_type's spelling in buf; false when there is
+ * none. */
+static bool cast_spelling(const char *src, size_t from, size_t to, char buf[NORM_MAX]) {
+  const char *s = src + from;
+  size_t n = to - from;
+  const char *open = memchr(s, '<', n), *close = NULL;
+  if (open) {
+    close = memchr(open, '>', n - (size_t)(open - s));
+  } else if ((open = memchr(s, '(', n)) != NULL) {
+    close = memchr(open, ')', n - (size_t)(open - s));
+  }
+  if (!open || !close || close <= open + 1)
+    return false;
+  char *t = wl_xmalloc((size_t)(close - open));
+  memcpy(t, open + 1, (size_t)(close - open - 1));
+  t[close - open - 1] = '\0';
+  size_t k = norm_type_into(t, true, buf);
+  free(t);
+  return k > 0;
+}
+
 /* Casting a shared pointer: the element type may change (SharedMemory<T>, float4 loads). */
 static const val *cast_ptr(ctx *c, const wl_expr *e, const val *p) {
   const wl_expr *op = e->args[0];
@@ -1580,21 +1615,29 @@ static const val *cast_ptr(ctx *c, const wl_expr *e, const val *p) {
   unsigned ashape[4] = {0}, anshape = 0;
   bool arows =
       !(e->type & WL_T_DEPENDENT) && array_pointer(c, e->cast_type, &tag, ashape, &anshape);
-  if (!arows && wl_tu_in_main(tu, e->range.begin) && wl_tu_in_main(tu, op->range.begin) &&
-      !e->macro && op->range.begin.offset > e->range.begin.offset &&
+  /* the type as the file being analyzed spells it, where it is read; a
+   * header's spelling is read in the header's view, not in the main file's
+   * (the rules run on each reported header as if it were the file
+   * analyzed): the view where what is read gives a type other than
+   * cast_type's is noted (wl_smem_serves_view) */
+  bool spelled = !arows && !e->macro && op->range.begin.offset > e->range.begin.offset;
+  char read[NORM_MAX], given[NORM_MAX];
+  bool plain =
+      e->cast_type && !(e->type & WL_T_DEPENDENT) && norm_type_into(e->cast_type, true, given) > 0;
+  if (spelled && wl_tu_in_main(tu, e->range.begin) && wl_tu_in_main(tu, op->range.begin) &&
       op->range.begin.offset <= tu->source_len) {
-    const char *s = tu->source + e->range.begin.offset;
-    size_t n = op->range.begin.offset - e->range.begin.offset;
-    const char *open = memchr(s, '<', n), *close = NULL;
-    if (open) {
-      close = memchr(open, '>', n - (size_t)(open - s));
-    } else if ((open = memchr(s, '(', n)) != NULL) {
-      close = memchr(open, ')', n - (size_t)(open - s));
+    if (cast_spelling(tu->source, e->range.begin.offset, op->range.begin.offset, read)) {
+      tag = smd_intern(c, read);
+      if (!plain || strcmp(read, given) != 0)
+        sma_view_reads(c->sm, NULL);
     }
-    if (open && close && close > open + 1) {
-      char *t = wl_arena_strndup(&c->ar, open + 1, (size_t)(close - open - 1));
-      tag = sme_norm_type(c, t, true);
-    }
+  } else if (spelled && e->range.begin.file && op->range.begin.file) {
+    const wl_tu_file *tf = wl_tu_file_of(tu, e->range.begin);
+    if (tf && wl_tu_file_of(tu, op->range.begin) == tf &&
+        op->range.begin.offset <= tf->source_len &&
+        cast_spelling(tf->source, e->range.begin.offset, op->range.begin.offset, read) &&
+        (!plain || strcmp(read, given) != 0))
+      sma_view_reads(c->sm, tf->name);
   }
   if (!tag && e->cast_type && !(e->type & WL_T_DEPENDENT))
     tag = sme_norm_type(c, e->cast_type, true); /* a macro, another file */

@@ -53,6 +53,14 @@ struct wl_smem {
   /* const wl_func* -> wl_vec* of the names of the __shared__ variables its
    * body declares, collected once per file (eval.c, unresolved_on_shared) */
   wl_hmap shared_locals;
+  /* The view of the unit it was built in (the rules run on a reported header
+   * as if it were the file analyzed: tu->path and tu->source are then the
+   * header's, see wl_smem_serves_view): the main file's (main_view); whether
+   * a decision read the main file's text where a header's view reads none
+   * (main_text); the headers (wl_tu_file.name) whose own view would read
+   * their text where this one did not (own_views, const char*). */
+  bool main_view, main_text;
+  wl_vec own_views;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -371,6 +379,11 @@ void smx_exec_stmt(ctx *c, state *st, const wl_stmt *s);
 
 /* api.c */
 size_t sma_hash_ptr(const void *p, bool w);
+/* A decision of the analysis read a file's text because it lies in the file
+ * the unit is viewed as (wl_tu_in_main): the main file's (header NULL, in
+ * the main file's view), or, in that view, a header whose own view would read
+ * it (wl_smem_serves_view). */
+void sma_view_reads(wl_smem *sm, const char *header);
 void sma_note_access(wl_smem *sm, const wl_smem_access *a);
 
 #endif

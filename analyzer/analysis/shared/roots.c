@@ -429,6 +429,8 @@ static bool *pattern_seen(const wl_tu *tu, tu_scan *t, wl_hmap *by_usr) {
 wl_smem *wl_smem_build(const wl_tu *tu) {
   wl_smem *sm = wl_xcalloc(1, sizeof *sm);
   wl_hmap_init(&sm->shared_locals, false);
+  sm->main_view = tu->path && tu->main_path &&
+                  (tu->path == tu->main_path || strcmp(tu->path, tu->main_path) == 0);
   tu_scan t;
   t.called = wl_xcalloc(tu->nfuncs + 1, sizeof *t.called);
   t.shared = false;
