@@ -24,11 +24,6 @@ void wl_analyses_free(wl_analyses *an) {
   memset(an, 0, sizeof *an);
 }
 
-void wl_analyses_drop_lanes(wl_analyses *an) {
-  wl_lanes_free(an->lanes);
-  an->lanes = NULL;
-}
-
 wl_lanes *wl_an_lanes(wl_analyses *an) {
   if (!an->lanes)
     an->lanes = wl_lanes_new(an->tu, &an->settings.lanes);

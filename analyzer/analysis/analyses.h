@@ -29,8 +29,6 @@ typedef struct wl_analyses {
 void wl_analyses_init(wl_analyses *an, const wl_tu *tu, const wl_analysis_settings *settings);
 void wl_analyses_free(wl_analyses *an);
 
-/* Frees the lane analysis now (built again if asked for); the others stay. */
-void wl_analyses_drop_lanes(wl_analyses *an);
 /* The TU's lane analysis (lanes.h), built on first use. */
 wl_lanes *wl_an_lanes(wl_analyses *an);
 /* The TU's shared-memory analysis (shared.h), built on first use. */

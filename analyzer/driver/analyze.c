@@ -34,32 +34,39 @@ static void rules_with(const wl_tu *tu, const char *display_path, const wl_analy
 }
 
 /* The rules over tu viewed as a reported header (tu_view_file), with the
- * shared-memory analysis of the main file's view (main's, when the rules
- * built one) where it is also this view's (wl_smem_serves_view): the whole
- * unit's kernels were analyzed again for each header it reports, the same
- * work each time (cuda-samples' bisect_large.cu and its 12 headers: 13
- * analyses of 0.55 s each). main NULL: none. */
+ * analyses of the main file's view (main's, those the rules built there)
+ * where they are also this view's: the whole unit's functions were analyzed
+ * again for each header it reports, the same work each time (cuda-samples'
+ * bisect_large.cu and its 12 headers: 13 shared-memory analyses of 0.55 s
+ * each). The lane analysis reads only the unit's functions, the same in
+ * every view (its memos of answers, full_warp and bfly, are keyed by what
+ * decides them); the shared-memory analysis also reads the text of the file
+ * viewed as the main one, and serves the views where that changes nothing
+ * (wl_smem_serves_view). main NULL: none. */
 static void rules_in_view(const wl_tu *tu, const char *display_path, const wl_analyze_opts *o,
                           const wl_analyses *main, wl_findings *local) {
   wl_analyses an;
   wl_analyses_init(&an, tu, o ? o->analysis : NULL);
-  bool borrowed = main && main->smem && wl_smem_serves_view(main->smem, tu);
-  if (borrowed)
+  bool smem = main && main->smem && wl_smem_serves_view(main->smem, tu);
+  bool lanes = main && main->lanes;
+  if (smem)
     an.smem = main->smem;
+  if (lanes)
+    an.lanes = main->lanes;
   rules_with(tu, display_path, o, &an, local);
-  if (borrowed)
+  if (smem)
     an.smem = NULL;
+  if (lanes)
+    an.lanes = NULL;
   wl_analyses_free(&an);
 }
 
 /* The rules over tu viewed as its main file; an, set up here, keeps the
- * analyses for the reported headers' views (rules_in_view; its lane
- * analysis is freed now: each view builds its own). */
+ * analyses for the reported headers' views (rules_in_view). */
 static void rules_main(const wl_tu *tu, const char *display_path, const wl_analyze_opts *o,
                        wl_analyses *an, wl_findings *local) {
   wl_analyses_init(an, tu, o ? o->analysis : NULL);
   rules_with(tu, display_path, o, an, local);
-  wl_analyses_drop_lanes(an);
 }
 
 /* Applies the suppression comments of tu's source to local, adds the TU's
