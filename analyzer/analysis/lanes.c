@@ -53,7 +53,12 @@ enum {
   SH_WDIV = 1u << 8,
   /* 2^tk times a SH_TID value (tk >= 1): `(blockDim.x * blockIdx.x +
    * threadIdx.x) * 4`, a thread's first element of four */
-  SH_TIDS = 1u << 9
+  SH_TIDS = 1u << 9,
+  /* the lane id plus a warp-uniform multiple of 32: what a SH_TID (blocks
+   * being whole warps) and a SH_LANE value have in common, kept where the
+   * two are joined (a parameter passed the thread id by one call and the
+   * lane id by another) */
+  SH_L32 = 1u << 10
 };
 
 /* lv.tk of a value that may take any scale (the control dependence of
@@ -86,11 +91,16 @@ static unsigned lv_p2(lv a) {
  * function (see finfo.outer). */
 #define LV_OUTER 32
 
+/* A shape with the facts its bits imply added (SH_L32 of SH_TID and SH_LANE). */
+static unsigned shape_closure(unsigned s) { return s & (SH_TID | SH_LANE) ? s | SH_L32 : s; }
+
 static lv lv_join(lv a, lv b) {
   if (!b.set)
     return a;
   if (!a.set)
     return b;
+  a.shape = shape_closure(a.shape);
+  b.shape = shape_closure(b.shape);
   a.flags |= b.flags;
   unsigned pa = lv_p2(a), pb = lv_p2(b);
   a.p2 = (unsigned char)(pa < pb ? pa : pb);
@@ -1302,14 +1312,36 @@ static bool is_block_dim(const wl_expr *e, const char *dim) {
          var_named(builtin_var(e->args[0]), "blockDim");
 }
 
+static bool same_value_d(const wl_func *f, const wl_expr *a, const wl_expr *b, int depth);
+
 /* Whether a and b are the same warp-uniform value: equal constants, one
- * variable, or the same blockDim member. */
+ * variable, one template parameter, the same blockDim member, or products
+ * and sums of such (`32 * kUnroll` twice). */
 static bool same_value(const wl_func *f, const wl_expr *a, const wl_expr *b) {
+  return same_value_d(f, a, b, 0);
+}
+
+static bool same_value_d(const wl_func *f, const wl_expr *a, const wl_expr *b, int depth) {
   long long x, y;
   a = resolve_once(f, a);
   b = resolve_once(f, b);
-  if (!a || !b)
+  if (!a || !b || depth > 6)
     return false;
+  if (a == b) /* one expression, or one local's initializer */
+    return true;
+  if (a->kind == WL_E_REF && b->kind == WL_E_REF && !a->var && !b->var &&
+      (a->type & b->type & WL_T_DEPENDENT) && a->name && b->name && strcmp(a->name, b->name) == 0)
+    return true; /* one non-type template parameter of the function */
+  int op = binop_or_operator(a);
+  if (op != WL_B_NONE && op == binop_or_operator(b) &&
+      (op == WL_B_MUL || op == WL_B_ADD || op == WL_B_SUB || op == WL_B_SHL || op == WL_B_DIV)) {
+    if (same_value_d(f, a->args[0], b->args[0], depth + 1) &&
+        same_value_d(f, a->args[1], b->args[1], depth + 1))
+      return true;
+    return (op == WL_B_MUL || op == WL_B_ADD) &&
+           same_value_d(f, a->args[0], b->args[1], depth + 1) &&
+           same_value_d(f, a->args[1], b->args[0], depth + 1);
+  }
   if (fold(a, &x) && fold(b, &y))
     return x == y;
   if (is_warpsize(a) || is_warpsize(b))
@@ -1465,52 +1497,232 @@ static int binop_or_operator(const wl_expr *e) {
                                               : WL_B_NONE;
 }
 
-/* for (i = s0; i < B; i += st) where st is warp-uniform, every lane's s0 lies
- * in [0, st) and B is a multiple of st: every lane runs B / st iterations (none when B <= 0),
- * whatever its start. THCTensorTopK's `for (i = threadIdx.x; i < THCRoundUp(n, blockDim.x); i +=
- * blockDim.x)` around a block-wide scan. */
+/* `i += st` among the comma operands of a loop's increment e (st, else
+ * NULL); *other is set when another operand also assigns i. */
+static const wl_expr *loop_step(const wl_expr *e, const wl_var *i, bool *other, int depth) {
+  e = wl_expr_strip(e);
+  if (!e || depth > 8)
+    return NULL;
+  if (e->kind == WL_E_BINARY && e->op == WL_B_COMMA && e->nargs == 2) {
+    const wl_expr *a = loop_step(e->args[0], i, other, depth + 1);
+    const wl_expr *b = loop_step(e->args[1], i, other, depth + 1);
+    if (a && b)
+      *other = true;
+    return a ? a : b;
+  }
+  if (binop_or_operator(e) == WL_B_ADD_ASSIGN) {
+    const wl_expr *t = wl_expr_strip(e->args[0]);
+    if (t && t->kind == WL_E_REF && t->var == i)
+      return e->args[1];
+  }
+  if (assigned_in(NULL, e, i))
+    *other = true;
+  return NULL;
+}
+
+/* `i = s0` among the comma operands of a loop's init expression e. */
+static const wl_expr *loop_start(const wl_expr *e, const wl_var *i, int depth) {
+  e = wl_expr_strip(e);
+  if (!e || depth > 8 || e->kind != WL_E_BINARY || e->nargs != 2)
+    return NULL;
+  if (e->op == WL_B_COMMA) {
+    const wl_expr *a = loop_start(e->args[0], i, depth + 1);
+    return a ? a : loop_start(e->args[1], i, depth + 1);
+  }
+  const wl_expr *t = wl_expr_strip(e->args[0]);
+  return e->op == WL_B_ASSIGN && t && t->kind == WL_E_REF && t->var == i ? e->args[1] : NULL;
+}
+
+static long long device_asserted_multiple(const wl_func *f, const wl_var *v, wl_loc at);
+
+/* e, an expression of f, as the call `call` of f (its arguments from off
+ * on) sees it: f's parameters replaced by the call's arguments, f's
+ * non-type template parameters by the template arguments the call names;
+ * constants and blockDim/gridDim members stay, products, sums, differences,
+ * quotients and shifts of such are rebuilt (their nodes pushed on owned, to
+ * be freed). NULL where e holds anything else (a local of f, a template
+ * parameter the call does not name). */
+static const wl_expr *as_call_sees(const wl_func *f, const wl_expr *call, unsigned off,
+                                   const wl_expr *e, wl_vec *owned, int depth) {
+  long long c;
+  e = wl_expr_strip(e);
+  if (!e || depth > 6)
+    return NULL;
+  if (fold(e, &c))
+    return e;
+  if (e->kind == WL_E_REF && !e->var && (e->type & WL_T_DEPENDENT) && e->name) {
+    for (unsigned j = 0; j < f->ntparams; j++)
+      if (f->tparams[j] && strcmp(f->tparams[j], e->name) == 0)
+        return j < call->ntargs ? call->targs[j] : NULL;
+    return NULL;
+  }
+  if (e->kind == WL_E_REF && e->var && (e->var->flags & WL_V_PARAM) && e->var->param_index >= 0 &&
+      (unsigned)e->var->param_index < f->nparams && f->params[e->var->param_index] == e->var &&
+      !assigned_in(f->body, NULL, e->var))
+    return arg_at(call, e->var->param_index + (int)off);
+  if (e->kind == WL_E_MEMBER && e->nargs >= 1 &&
+      (var_named(builtin_var(e->args[0]), "blockDim") ||
+       var_named(builtin_var(e->args[0]), "gridDim")))
+    return e;
+  int op = e->kind == WL_E_BINARY && e->nargs == 2 ? e->op : WL_B_NONE;
+  if (op != WL_B_MUL && op != WL_B_ADD && op != WL_B_SUB && op != WL_B_DIV && op != WL_B_SHL)
+    return NULL;
+  const wl_expr *a = as_call_sees(f, call, off, e->args[0], owned, depth + 1);
+  const wl_expr *b = a ? as_call_sees(f, call, off, e->args[1], owned, depth + 1) : NULL;
+  if (!b)
+    return NULL;
+  wl_expr *n = wl_xcalloc(1, sizeof *n);
+  *n = *e;
+  n->args = wl_xcalloc(2, sizeof *n->args);
+  n->args[0] = (wl_expr *)a;
+  n->args[1] = (wl_expr *)b;
+  wl_vec_push(owned, n->args);
+  wl_vec_push(owned, n);
+  return n;
+}
+
+/* Whether b, a parameter of fi's function that it never assigns, is a
+ * multiple of st at every call of the function in the file (at least one):
+ * the call's argument is a multiple of st as that call sees it
+ * (multiple_of, in the caller). NCCL's `processAndSendToken<..., kUnroll,
+ * ...>(..., hiddenPad, ...)` with `constexpr int hiddenPad = align(hidden,
+ * 32 * kUnroll)` in its caller, for a loop stepping by `32 * kUnroll` to
+ * hiddenPad. */
+static bool calls_pass_multiple(const wl_lanes *L, const finfo *fi, const wl_expr *b,
+                                const wl_expr *st) {
+  const wl_func *f = fi->f;
+  const wl_expr *r = wl_expr_strip(b);
+  if (!r || r->kind != WL_E_REF || !r->var || !(r->var->flags & WL_V_PARAM) ||
+      r->var->param_index < 0 || (unsigned)r->var->param_index >= f->nparams ||
+      f->params[r->var->param_index] != r->var || assigned_in(f->body, NULL, r->var))
+    return false;
+  unsigned n = 0;
+  bool ok = true;
+  wl_vec owned = {0};
+  for (unsigned k = 0; k < L->nfi && ok; k++) {
+    const finfo *ci = &L->fi[k];
+    for (size_t j = 0; j < ci->calls.n && ok; j++) {
+      const wl_expr *call = ci->calls.v[j];
+      unsigned off;
+      if (call_target(L, call, &off) != fi)
+        continue;
+      n++;
+      const wl_expr *a = arg_at(call, r->var->param_index + (int)off);
+      const wl_expr *cst = as_call_sees(f, call, off, st, &owned, 0);
+      long long cz = ci->launch_seen && ci->launch_zdiv > 0 ? ci->launch_zdiv : 1;
+      ok = a && cst && multiple_of(ci->f, cz, a, cst, 0);
+    }
+  }
+  for (size_t j = 0; j < owned.n; j++)
+    free(owned.v[j]);
+  wl_vec_free(&owned);
+  return ok && n > 0;
+}
+
+/* s0 = x * T (either order) with x the lane id, or the lane id plus a
+ * warp-uniform multiple of 32 in blocks of whole warps, and st = 32 * T (the
+ * same T, taken to be positive: a loop counting up by a step of 0 or less
+ * never ends or never starts): i / T minus the lane id is then a multiple of
+ * 32 in every lane, and with B a multiple of st, `i < B` holds in all lanes
+ * of a warp or in none. NCCL's `for (i = laneId * kUnroll; i < hiddenPad; i
+ * += 32 * kUnroll)`. */
+static bool lane_scaled_start(walker *W, const wl_expr *s0, const wl_expr *st) {
+  const wl_func *f = W->fi->f;
+  const wl_expr *x = wl_expr_strip(s0), *y = wl_expr_strip(st);
+  if (binop_or_operator(x) != WL_B_MUL || binop_or_operator(y) != WL_B_MUL)
+    return false;
+  long long c;
+  for (int i = 0; i < 2; i++) {
+    const wl_expr *t = y->args[1 - i];
+    if (!fold(y->args[i], &c) || c != 32)
+      continue;
+    for (int j = 0; j < 2; j++) {
+      if (!same_value(f, x->args[1 - j], t))
+        continue;
+      lv v = eval(W, x->args[j]);
+      unsigned sh = shape_closure(v.shape);
+      if (v.set && sh != ~0u && ((sh & SH_LANE) || ((sh & SH_L32) && W->L->opts.whole_warps)))
+        return true;
+    }
+  }
+  return false;
+}
+
+/* Whether b is a multiple of 32 before loop s of f: its value's shape, a
+ * constant, k * 32, `(x + 31) / 32 * 32`, or a variable that f asserts to be
+ * one at the top level of its body before s (`assert(n % 32 == 0)`, or an
+ * assertion macro that traps: `do { if (!(n % 32 == 0)) { printf(...);
+ * asm("trap;"); } } while (0)`). */
+static bool bound_m32(walker *W, const wl_stmt *s, const wl_expr *b, lv bv) {
+  const wl_func *f = W->fi->f;
+  if (lv_p2(bv) >= 5 && bv.shape != ~0u)
+    return true;
+  wl_expr k32 = {0};
+  k32.kind = WL_E_INT;
+  k32.ival = 32;
+  k32.has_ival = true;
+  if (multiple_of(f, 1, b, &k32, 0))
+    return true;
+  const wl_expr *r = wl_expr_strip(b);
+  long long k = r && r->kind == WL_E_REF && r->var && f
+                    ? device_asserted_multiple(f, r->var, s->range.begin)
+                    : 0;
+  return (k > 0 && k % 32 == 0) || calls_pass_multiple(W->L, W->fi, b, &k32);
+}
+
+/* for (i = s0; i < B; i += st) (other variables may be declared and stepped
+ * beside i) where st and B are warp-uniform and either
+ * - every lane's s0 lies in [0, st) and B is a multiple of st: every lane runs
+ *   B / st iterations (none when B <= 0), whatever its start. THCTensorTopK's
+ *   `for (i = threadIdx.x; i < THCRoundUp(n, blockDim.x); i += blockDim.x)`
+ *   around a block-wide scan; or
+ * - s0 is the lane id plus a warp-uniform multiple of 32 (the lane id, the
+ *   thread id in blocks of whole warps, or a parameter passed either), and st
+ *   and B are multiples of 32: i minus the lane id is then the same multiple
+ *   of 32 in every lane in every iteration, so `i < B` holds in all lanes of
+ *   the warp or in none. */
 static bool uniform_trip(walker *W, const wl_stmt *s, lv *trip) {
   const wl_func *f = W->fi->f;
   if (s->kind != WL_S_FOR || !s->init || !s->expr || !s->inc)
     return false;
+  const wl_expr *c = wl_expr_strip(s->expr), *b = NULL, *st = NULL, *s0 = NULL;
   const wl_var *i = NULL;
-  const wl_expr *s0 = NULL;
-  if (s->init->kind == WL_S_DECL && s->init->nvars == 1) {
-    i = s->init->vars[0];
-    s0 = i->init;
-  } else if (s->init->kind == WL_S_EXPR) {
-    const wl_expr *a = wl_expr_strip(s->init->expr);
-    const wl_expr *t = a && a->kind == WL_E_BINARY && a->op == WL_B_ASSIGN && a->nargs == 2
-                           ? wl_expr_strip(a->args[0])
-                           : NULL;
-    if (t && t->kind == WL_E_REF) {
-      i = t->var;
-      s0 = a->args[1];
-    }
-  }
-  if (!i || !s0 || !is_local(i))
-    return false;
-  const wl_expr *c = wl_expr_strip(s->expr), *in = wl_expr_strip(s->inc), *b = NULL, *st = NULL;
-  int cop = binop_or_operator(c), iop = binop_or_operator(in);
+  int cop = binop_or_operator(c);
   if (cop != WL_B_NONE) {
     const wl_expr *l = wl_expr_strip(c->args[0]), *r = wl_expr_strip(c->args[1]);
-    if (cop == WL_B_LT && l && l->kind == WL_E_REF && l->var == i)
+    if (cop == WL_B_LT && l && l->kind == WL_E_REF) {
+      i = l->var;
       b = c->args[1];
-    else if (cop == WL_B_GT && r && r->kind == WL_E_REF && r->var == i)
+    } else if (cop == WL_B_GT && r && r->kind == WL_E_REF) {
+      i = r->var;
       b = c->args[0];
+    }
   }
-  if (iop == WL_B_ADD_ASSIGN) {
-    const wl_expr *t = wl_expr_strip(in->args[0]);
-    if (t && t->kind == WL_E_REF && t->var == i)
-      st = in->args[1];
+  if (!i || !is_local(i))
+    return false;
+  if (s->init->kind == WL_S_DECL) {
+    for (unsigned k = 0; k < s->init->nvars; k++)
+      if (s->init->vars[k] == i)
+        s0 = i->init;
+  } else if (s->init->kind == WL_S_EXPR) {
+    s0 = loop_start(s->init->expr, i, 0);
   }
-  if (!b || !st || assigned_in(s->then_s, s->expr, i))
+  bool other = false;
+  st = loop_step(s->inc, i, &other, 0);
+  if (!s0 || !st || other || assigned_in(s->then_s, s->expr, i))
     return false;
 
   long long zdiv = W->fi->launch_seen && W->fi->launch_zdiv > 0 ? W->fi->launch_zdiv : 1;
-  if (!start_below(f, s0, st) || !multiple_of(f, zdiv, b, st, 0))
-    return false;
-  *trip = lv_join(eval(W, st), eval(W, b)); /* the trip count depends on these alone */
+  lv sv = eval(W, st), bv = eval(W, b);
+  if (!(start_below(f, s0, st) || lane_scaled_start(W, s0, st)) ||
+      !(multiple_of(f, zdiv, b, st, 0) || calls_pass_multiple(W->L, W->fi, b, st))) {
+    lv v0 = eval(W, s0);
+    unsigned sh = shape_closure(v0.shape);
+    bool lane_like = v0.set && sh != ~0u && (sh & SH_L32) && W->L->opts.whole_warps;
+    if (!lane_like || lv_p2(sv) < 5 || sv.shape == ~0u || !bound_m32(W, s, b, bv))
+      return false;
+  }
+  *trip = lv_join(sv, bv); /* the trip count depends on these alone */
   return true;
 }
 
@@ -1550,10 +1762,49 @@ static bool is_lane_asm(const char *t) {
                strstr(t, "%clock") || strstr(t, "atom."));
 }
 
+/* `mov.u32 %0, %laneid;` (any type suffix, `%%` as clang spells it): the
+ * one operand is the lane id. */
+static bool is_laneid_mov(const wl_stmt *s) {
+  const char *t = s->asm_text;
+  if (!t || s->nkids != 1)
+    return false;
+  while (isspace((unsigned char)*t))
+    t++;
+  if (strncmp(t, "mov.", 4) != 0)
+    return false;
+  t += 4;
+  while (isalnum((unsigned char)*t))
+    t++;
+  while (isspace((unsigned char)*t))
+    t++;
+  if (strncmp(t, "%0", 2) != 0)
+    return false;
+  t += 2;
+  while (isspace((unsigned char)*t))
+    t++;
+  if (*t++ != ',')
+    return false;
+  while (isspace((unsigned char)*t))
+    t++;
+  t += strncmp(t, "%%", 2) == 0 ? 2 : *t == '%' ? 1 : 0;
+  if (strncmp(t, "laneid", 6) != 0)
+    return false;
+  t += 6;
+  while (isspace((unsigned char)*t) || *t == ';')
+    t++;
+  return *t == '\0';
+}
+
 static void walk_asm(walker *W, const wl_stmt *s) {
   lv all = LV_UNIFORM;
   if (is_lane_asm(s->asm_text))
     all.flags |= LV_LD;
+  if (is_laneid_mov(s) && s->kids[0] && s->kids[0]->expr) {
+    all.shape = SH_LANE;
+    record(W, s->kids[0], LV_UNIFORM);
+    assign(W, s->kids[0]->expr, all);
+    return;
+  }
   for (unsigned i = 0; i < s->nkids; i++)
     if (s->kids[i] && s->kids[i]->expr) {
       record(W, s->kids[i], LV_UNIFORM);
@@ -2261,7 +2512,8 @@ static bool warp_divisor_arg(const hctx *C, const wl_expr *a, const hctx *BX, co
 
 /* Whether statement s leaves the function (or the program): a return, a
  * call of a function named like abort, exit or an assertion's failure
- * (GGML_ABORT's ggml_abort, __assert_fail, exit), or a block ending so. */
+ * (GGML_ABORT's ggml_abort, __assert_fail, exit), inline PTX `trap`, or a
+ * block ending so. */
 static bool leaves(const wl_stmt *s, int depth) {
   if (!s || depth > 4)
     return false;
@@ -2269,6 +2521,8 @@ static bool leaves(const wl_stmt *s, int depth) {
     return true;
   if (s->kind == WL_S_COMPOUND)
     return s->nkids && leaves(s->kids[s->nkids - 1], depth + 1);
+  if (s->kind == WL_S_ASM) /* asm("trap;"): the thread stops, the kernel fails */
+    return s->asm_text && strstr(s->asm_text, "trap") != NULL;
   if (s->kind != WL_S_EXPR || !s->expr)
     return false;
   const wl_expr *e = wl_expr_strip(s->expr);
@@ -2306,7 +2560,8 @@ static long long mod_test(const hctx *C, const wl_expr *c, const wl_var *v, bool
   if (!m || m->kind != WL_E_BINARY || m->op != WL_B_REM || m->nargs != 2)
     return 0;
   const wl_expr *x = wl_expr_strip(m->args[0]);
-  if (!x || x->kind != WL_E_REF || x->var != v || !host_int(C, m->args[1], &k, 0) || k <= 0)
+  if (!x || x->kind != WL_E_REF || x->var != v ||
+      !(C->pool ? host_int(C, m->args[1], &k, 0) : fold(m->args[1], &k)) || k <= 0)
     return 0;
   return k;
 }
@@ -2339,12 +2594,16 @@ static long long asserted_multiple(const hctx *C, const wl_var *v) {
   if (!h || !h->body || h->body->kind != WL_S_COMPOUND || !v || !is_local(v) ||
       assigned_in_func(h, v))
     return 0;
-  long long best = 0;
+  long long best = 0, z;
   for (unsigned i = 0; i < h->body->nkids; i++) {
     const wl_stmt *s = h->body->kids[i];
     if (s->range.end.offset > C->at.offset || !s->range.end.file || !C->at.file ||
         strcmp(s->range.end.file, C->at.file) != 0)
       break;
+    /* an assertion macro's `do { if (!(c)) { ...; trap; } } while (0)` */
+    if (s->kind == WL_S_DO && s->expr && fold(s->expr, &z) && z == 0 && s->then_s &&
+        s->then_s->kind == WL_S_COMPOUND && s->then_s->nkids == 1)
+      s = s->then_s->kids[0];
     long long k = 0;
     if (s->kind == WL_S_IF && !s->else_s && s->expr && leaves(s->then_s, 0))
       k = mod_facts(C, s->expr, v, false, 0);
@@ -2358,6 +2617,15 @@ static long long asserted_multiple(const hctx *C, const wl_var *v) {
       best = k;
   }
   return best;
+}
+
+/* A number that device function f asserts its variable v to be a multiple
+ * of before `at` (asserted_multiple's forms, and an assertion macro that
+ * traps): a lane that fails the check stops the kernel, so the lanes that
+ * go on past it know the fact. */
+static long long device_asserted_multiple(const wl_func *f, const wl_var *v, wl_loc at) {
+  hctx C = {f, NULL, NULL, at, NULL};
+  return asserted_multiple(&C, v);
 }
 
 /* A number launch argument a (in context C) is always a multiple of:

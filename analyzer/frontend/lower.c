@@ -1436,10 +1436,32 @@ static bool in_skipped(lower_ctx *L, CXSourceLocation sl) {
   return false;
 }
 
+/* The tokens to read an asm statement's template from: its extent, or, for
+ * a statement that a macro expands (`#define CHECK(c) do { if (!(c))
+ * asm("trap;"); } while (0)`), whose extent runs from the spelling in the
+ * macro's definition to the expansion (in another file, or past unrelated
+ * code), the text of the definition from the spelling on (asm_text stops at
+ * the statement's closing parenthesis). */
+static CXSourceRange asm_extent(lower_ctx *L, CXCursor c) {
+  CXSourceRange r = clang_getCursorExtent(c);
+  CXFile ef = NULL, sf = NULL;
+  unsigned eo = 0, so = 0;
+  clang_getExpansionLocation(clang_getCursorLocation(c), &ef, NULL, NULL, &eo);
+  clang_getSpellingLocation(clang_getCursorLocation(c), &sf, NULL, NULL, &so);
+  if (!sf || (ef && clang_File_isEqual(ef, sf) && eo == so))
+    return r;
+  size_t size = 0;
+  if (!clang_getFileContents(L->ctu, sf, &size) || so >= size)
+    return r;
+  unsigned end = size - so > 4096 ? so + 4096 : (unsigned)size;
+  return clang_getRange(clang_getLocationForOffset(L->ctu, sf, so),
+                        clang_getLocationForOffset(L->ctu, sf, end));
+}
+
 static char *asm_text(lower_ctx *L, CXCursor c, wl_stmt *s) {
   CXToken *toks = NULL;
   unsigned n = 0;
-  clang_tokenize(L->ctu, clang_getCursorExtent(c), &toks, &n);
+  clang_tokenize(L->ctu, asm_extent(L, c), &toks, &n);
   wl_buf b;
   wl_buf_init(&b);
   int depth = 0;
@@ -1454,9 +1476,10 @@ static char *asm_text(lower_ctx *L, CXCursor c, wl_stmt *s) {
     if (tk == CXToken_Punctuation && sp) {
       if (strcmp(sp, "(") == 0)
         depth++;
-      else if (strcmp(sp, ")") == 0)
-        depth--;
-      else if ((strcmp(sp, ":") == 0 || strcmp(sp, "::") == 0) && depth == 1) {
+      else if (strcmp(sp, ")") == 0 && --depth == 0) {
+        clang_disposeString(str);
+        break;
+      } else if ((strcmp(sp, ":") == 0 || strcmp(sp, "::") == 0) && depth == 1) {
         clang_disposeString(str);
         break;
       }
