@@ -616,21 +616,16 @@ static bool device_callable(CXCursor c) {
   return d;
 }
 
-/* Whether ref, a specialization of tmpl, is a device member of a class
- * template specialization of the project's code that has no body while its
- * template has one: clang instantiates that body at the end of a complete
- * unit only (see lower_ctx.wants_instances). Asked for calls in device code
- * only: a host member, or one a host function calls (cusp's host algorithms
- * constructing `__host__ __device__` functors), is read as its template's
- * code, with no template arguments as numbers; the analyses that read
- * numbers from an instantiation's body (shared-memory offsets, lane
- * strides) read device code. */
-static bool uninstantiated_member(lower_ctx *L, CXCursor ref, CXCursor tmpl) {
-  CXCursor cls = clang_getCursorSemanticParent(ref);
-  enum CXCursorKind ck = clang_getCursorKind(cls);
-  if ((ck != CXCursor_StructDecl && ck != CXCursor_ClassDecl && ck != CXCursor_UnionDecl) ||
-      clang_Cursor_isNull(clang_getSpecializedCursorTemplate(cls)) || has_body(ref) ||
-      !user_code(L, ref))
+/* Whether ref, a specialization of tmpl, is device code of the project's
+ * own (a kernel or device function template, or a device member of a class
+ * template specialization) that has no body while its template has one:
+ * clang instantiates that body at the end of a complete unit only, and the
+ * lowering reads such instantiations with their template arguments as
+ * numbers (a kernel launched as `k<Policy><<<...>>>`, b40c's
+ * `Cta<KernelPolicy>` members, WarpScan<5>::Iterate<2, 32>::Invoke); see
+ * lower_ctx.wants_instances. */
+static bool uninstantiated_spec(lower_ctx *L, CXCursor ref, CXCursor tmpl) {
+  if (has_body(ref) || !user_code(L, ref))
     return false;
   /* the code it comes from: a member template of a class template
    * specialization comes from the class template's */
@@ -671,9 +666,7 @@ static void fill_callee(lower_ctx *L, wl_expr *e, CXCursor ref) {
   if (!clang_Cursor_isNull(tmpl)) {
     inst_note_instantiation(L, ref, tmpl);
     e->callee_spec_usr = lower_take(L, clang_getCursorUSR(ref));
-    if (!L->wants_instances && L->cur_func &&
-        (L->cur_func->flags & (WL_F_GLOBAL | WL_F_DEVICE)) &&
-        uninstantiated_member(L, ref, tmpl))
+    if (!L->wants_instances && uninstantiated_spec(L, ref, tmpl))
       L->wants_instances = true;
   }
   e->callee_usr = lower_take(L, clang_getCursorUSR(key));
@@ -703,6 +696,8 @@ static void ref_function(lower_ctx *L, wl_expr *e, CXCursor ref) {
   e->callee_usr = lower_take(L, clang_getCursorUSR(key));
   if (!e->name || !*e->name)
     e->name = lower_take(L, clang_getCursorSpelling(key));
+  if (!clang_Cursor_isNull(tmpl) && !L->wants_instances && uninstantiated_spec(L, ref, tmpl))
+    L->wants_instances = true;
 }
 
 /* The expressions a call's callee names as template arguments, in order
@@ -1961,6 +1956,14 @@ static void lower_decl(lower_ctx *L, CXCursor c, unsigned tmpl) {
       } else {
         lower_function(L, c, extra);
       }
+    } else if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate &&
+               !L->wants_instances) {
+      /* a member of a class template specialization (one host code names:
+       * a functor library code calls) whose body clang left for the end
+       * of the unit */
+      CXCursor t = clang_getSpecializedCursorTemplate(c);
+      if (!clang_Cursor_isNull(t) && uninstantiated_spec(L, c, t))
+        L->wants_instances = true;
     }
     return;
   case CXCursor_VarDecl:

@@ -75,11 +75,12 @@ typedef struct lower_ctx {
   unsigned seq;
   bool quiet;
   wl_vec batch_vars; /* CXCursor* (malloc'ed): variables inserted into a batch's arena */
-  /* A call names a member of a class template specialization of the
-   * project's code whose body clang did not instantiate (a unit parsed
-   * with CXTranslationUnit_Incomplete): the lowering needs that body
-   * (WarpScan<5>::Iterate<2, 32>::Invoke), so the file is parsed again
-   * with clang's instantiations (parse.c). */
+  /* The unit names a specialization of the project's device code (a
+   * kernel or device function template, a device member of a class template
+   * specialization) whose body clang did not instantiate (a unit parsed with
+   * CXTranslationUnit_Incomplete): the lowering reads those instantiations
+   * (WarpScan<5>::Iterate<2, 32>::Invoke, b40c's Cta<KernelPolicy>), so the
+   * file is parsed again with clang's instantiations (parse.c). */
   bool wants_instances;
 } lower_ctx;
 

@@ -53,10 +53,11 @@ for f in kernel device lambda scope; do
 done
 expect_exit 2 -- "$WL" --no-cache --strict --no-infer-includes "$D/include.cu"
 contains "$T/err" "analysis incomplete in 1 of 1 file (1 unresolved #include, 0 parse errors)" "an unresolved include counts, the host error does not"
-# an error clang would report only in an instantiation of a function
-# template (a kernel launched with a type its static_assert refuses) costs no
-# code the analysis reads: files are parsed without clang's instantiations
-# at the end of the unit, and the kernel template is analyzed as written
+# a kernel template launched with a type its static_assert refuses: files
+# are first parsed without clang's instantiations at the end of the unit;
+# this one names an instantiation of the project's device code, so it is
+# parsed again as a complete unit, and the error of the instantiation counts
+# as in any complete parse
 cat >"$D/inst.cu" <<'CU'
 template <typename T> __global__ void k(T *p) {
   static_assert(sizeof(T) == 4, "4-byte elements only");
@@ -64,9 +65,14 @@ template <typename T> __global__ void k(T *p) {
 }
 void host(double *d) { k<<<1, 32>>>(d); }
 CU
-expect_exit 1 -- "$WL" --no-cache --strict "$D/inst.cu"
-lacks "$T/err" "analysis incomplete" "an error in an instantiation only: complete"
+expect_exit 2 -- "$WL" --no-cache --strict -v "$D/inst.cu"
+contains "$T/err" "inst.cu: parsed again with clang's template instantiations" "-v: parsed again for the kernel's instantiation"
+contains "$T/err" "analysis incomplete in 1 of 1 file (0 unresolved #includes, 1 parse error)" "the instantiation's error counts"
 count_is "$T/out" "inst.cu:3:.*__shfl" 1 "the kernel template's finding"
+# a host-only template needs no instantiation: parsed once
+printf 'template <typename T> T twice(T v) { return v + v; }\nint host(int v) { return twice(v); }\n__global__ void k(int *p) { p[0] = __shfl(p[1], 0); }\n' >"$D/hosttmpl.cu"
+expect_exit 1 -- "$WL" --no-cache -v "$D/hosttmpl.cu"
+lacks "$T/err" "template instantiations" "a host template: parsed once"
 # a device member of a class template specialization is read with its
 # template arguments as numbers: the file is parsed again with them
 cat >"$D/member.cu" <<'CU'
