@@ -13,6 +13,9 @@
 # Usage: scripts/bench.sh --cache [warplint-binary] [warm runs (default 3)]
 set -eu
 cd "$(dirname "$0")/.."
+# catalog_commit TREE: the commit tests/recall/catalog.tsv names for a tree
+# (when BENCH_TREES has no README.txt naming it); empty if none
+catalog_commit() { awk -F'\t' -v t="$1" '$1 == "#tree" && $2 == t { print $4 }' tests/recall/catalog.tsv 2>/dev/null || true; }
 [ "${1:-}" = --cache ] && shift
 WL=${1:-build/warplint}
 RUNS=${2:-3}
@@ -94,6 +97,7 @@ done
 for t in $trees; do
   [ "$t" = repo:fixtures+examples ] && continue
   c=$(awk -v t="$t" '$1 == t { print $3 }' "$TREES/README.txt" 2>/dev/null || true)
+  [ -n "$c" ] || c=$(catalog_commit "$t")
   echo "$t: ${c:-unknown commit}"
 done
 echo "load at the end: $(load)"

@@ -19,6 +19,9 @@
 #        BENCH_NVCC (default /usr/local/cuda/bin/nvcc)
 set -eu
 cd "$(dirname "$0")/.."
+# catalog_commit TREE: the commit tests/recall/catalog.tsv names for a tree
+# (when BENCH_TREES has no README.txt naming it); empty if none
+catalog_commit() { awk -F'\t' -v t="$1" '$1 == "#tree" && $2 == t { print $4 }' tests/recall/catalog.tsv 2>/dev/null || true; }
 [ "${1:-}" = --nvcc ] && shift
 WL=${1:-build/warplint}
 ROUNDS=${2:-3}
@@ -71,6 +74,7 @@ echo "warplint vs nvcc bench (--nvcc): $("$WL" --version | head -1), $(nproc) co
 echo "toolkit: $("$WL" --version | sed -n 's/^CUDA headers: //p'); nvcc: $("$NVCC" --version | sed -n 's/.*release \([^,]*\).*/\1/p'); median of $ROUNDS paired rounds"
 for t in cuda-samples cudpp ccminer; do
   c=$(awk -v t="$t" '$1 == t { print $3 }' "$TREES/README.txt" 2>/dev/null || true)
+  [ -n "$c" ] || c=$(catalog_commit "$t")
   echo "  $t: ${c:-unknown commit}"
 done
 printf '%-58s %7s %7s %7s %4s %9s %9s\n' file wl_pre_s wl_tk_s nvcc_s rc nvcc/pre nvcc/tk

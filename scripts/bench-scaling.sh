@@ -18,6 +18,9 @@ set -eu
 # a bound of 0 turns it off, also for a WL_BEFORE that has one
 export WARPLINT_CACHE_SIZE=0
 cd "$(dirname "$0")/.."
+# catalog_commit TREE: the commit tests/recall/catalog.tsv names for a tree
+# (when BENCH_TREES has no README.txt naming it); empty if none
+catalog_commit() { awk -F'\t' -v t="$1" '$1 == "#tree" && $2 == t { print $4 }' tests/recall/catalog.tsv 2>/dev/null || true; }
 MODE=$1
 WL=${2:-build/warplint}
 [ -x "$WL" ] || { echo "bench: $WL not found; build first (scripts/build.sh)" >&2; exit 2; }
@@ -142,7 +145,8 @@ if [ -d "$TREES" ]; then
   printf '%-14s %-10s %6s %9s %8s %9s\n' tree commit cu_files wall_s rss_MiB findings
   for t in ${BENCH_TREE_LIST:-cudpp CudaSift llm.c cuda-samples}; do
     [ -d "$TREES/$t" ] || continue
-    commit=$(awk -v t="$t" '$1 == t { print $3 }' "$TREES/README.txt" 2>/dev/null)
+    commit=$(awk -v t="$t" '$1 == t { print $3 }' "$TREES/README.txt" 2>/dev/null || true)
+    [ -n "$commit" ] || commit=$(catalog_commit "$t")
     nf=$(find "$TREES/$t" -name '*.cu' | wc -l)
     set -- $(TIMEOUT=${BENCH_TREE_CAP:-300} measure "$WL" "$D/tree.out" -j2 "$TREES/$t")
     printf '%-14s %-10s %6s %9s %8s %9s\n' "$t" "${commit:-?}" "$nf" "$1" "$2" "$(grep -c ': warning: \|: error: ' "$D/tree.out")"
