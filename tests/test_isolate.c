@@ -3,11 +3,13 @@
  * crashes (SIGSEGV, abort, exit) becomes an error naming the signal while the
  * other jobs keep their findings, a job past --file-timeout is stopped, and
  * the jobs not to do are never run. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include <check.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "isolate.h"
@@ -156,11 +158,48 @@ START_TEST(test_timeout_stops_one_job) {
 }
 END_TEST
 
+/* job 0 maps address space it never touches until the worker's limit
+ * (--file-memory) refuses more, then aborts, as libclang does when a buffer
+ * that doubles (an #include of /dev/zero) cannot grow: it ran out of memory,
+ * whatever little was resident; job 1 aborts with nothing mapped: a crash. */
+static void run_map(size_t i, void **state, wl_findings *out, wl_iso_result *res, void *ud) {
+  (void)state, (void)out, (void)res, (void)ud;
+  if (i == 0)
+    while (mmap(NULL, (size_t)16 << 20, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
+                0) != MAP_FAILED)
+      ;
+  abort();
+}
+
+START_TEST(test_abort_at_memory_limit) {
+  if (!wl_isolate_memory_limit_supported())
+    return; /* a sanitizer build: no address-space limit */
+  results r;
+  memset(&r, 0, sizeof r);
+  for (size_t i = 0; i < NJOBS; i++)
+    wl_findings_init(&r.f[i]);
+  bool todo[NJOBS] = {true, true, false, false, false, false, false};
+  wl_vec ids = {0};
+  wl_iso_opts o = {NJOBS, todo, 1, (size_t)64 << 20, run_map, done, &r, &ids, 0, 512};
+  ck_assert(wl_isolate_run(&o));
+  ck_assert_ptr_nonnull(r.error[0]);
+  ck_assert_ptr_nonnull(strstr(r.error[0], "ran out of memory (the limit is 512 MiB"));
+  ck_assert_ptr_nonnull(r.error[1]);
+  ck_assert_ptr_nonnull(strstr(r.error[1], "crashed (signal"));
+  for (size_t i = 0; i < NJOBS; i++) {
+    wl_findings_free(&r.f[i]);
+    free(r.error[i]);
+  }
+  wl_vec_free(&ids);
+}
+END_TEST
+
 Suite *wl_suite_isolate(void) {
   Suite *s = suite_create("isolate");
   TCase *tc = tcase_create("isolate");
   tcase_add_loop_test(tc, test_crashes_lose_one_job, 0, 3);  /* 1, 2 and 3 workers */
   tcase_add_loop_test(tc, test_timeout_stops_one_job, 0, 2); /* 1 and 2 workers */
+  tcase_add_test(tc, test_abort_at_memory_limit);
   suite_add_tcase(s, tc);
   return s;
 }

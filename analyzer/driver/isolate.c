@@ -8,6 +8,7 @@
 #include "isolate.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -206,6 +207,45 @@ static bool near_limit(const wl_iso_opts *o, long maxrss_kib) {
          (long long)maxrss_kib >= (long long)o->memory_mib * 1024 / 2;
 }
 
+/* The exit status of a worker that aborted with most of its address space
+ * mapped (as_abort): it ran out of memory. */
+#define WL_ISO_OOM_EXIT 86
+
+/* In a worker under --file-memory: its limit, and its size when it took its
+ * first job (with its thread's stack), in pages. */
+static long as_limit_pages, as_base_pages;
+
+/* The process's size (VmSize, the first field of /proc/self/statm) in
+ * pages; 0 when unknown. open, read and close are async-signal-safe. */
+static long vm_pages(void) {
+  int fd = open("/proc/self/statm", O_RDONLY);
+  if (fd < 0)
+    return 0;
+  char b[64];
+  ssize_t n = read(fd, b, sizeof b - 1);
+  close(fd);
+  long pages = 0;
+  for (ssize_t i = 0; i < n && b[i] >= '0' && b[i] <= '9'; i++)
+    pages = pages * 10 + (b[i] - '0');
+  return pages;
+}
+
+/* SIGABRT in a worker under --file-memory: libclang aborts ("LLVM ERROR: out
+ * of memory") when an allocation fails at the limit. How much of it was
+ * resident says little (an #include of /dev/zero grows a buffer that is
+ * mapped, not touched), so the worker compares its own size with what it
+ * had: a buffer of x that fails to double had base + 3x > limit, so grown
+ * by a third of the room or more, it ran out of memory, and exits with
+ * WL_ISO_OOM_EXIT. Otherwise, or with no /proc, the abort goes on and the
+ * parent decides as before (crash_message). */
+static void as_abort(int sig) {
+  (void)sig;
+  long pages = vm_pages();
+  long room = as_limit_pages - as_base_pages;
+  if (pages > 0 && as_base_pages > 0 && room > 0 && (pages - as_base_pages) * 3 >= room)
+    _exit(WL_ISO_OOM_EXIT);
+}
+
 typedef struct worker_args {
   const wl_iso_opts *o;
   int cmd, res;
@@ -215,6 +255,8 @@ typedef struct worker_args {
  * serialized result. */
 static void *worker_loop(void *arg) {
   worker_args *w = arg;
+  if (as_limit_pages)
+    as_base_pages = vm_pages();
   void *state = NULL;
   char x[8];
   while (wl_fd_read_all(w->cmd, x, sizeof x)) {
@@ -306,7 +348,16 @@ static bool start_worker(const wl_iso_opts *o, slot *s, slot *all, long n) {
     if (o->memory_mib > 0) { /* an #include of /dev/zero stops here, not at the timeout */
       struct rlimit rl;
       rl.rlim_cur = rl.rlim_max = (rlim_t)o->memory_mib << 20;
-      (void)setrlimit(RLIMIT_AS, &rl);
+      if (setrlimit(RLIMIT_AS, &rl) == 0) {
+        long page = sysconf(_SC_PAGESIZE);
+        as_limit_pages = (long)((o->memory_mib << 20) / (size_t)(page > 0 ? page : 4096));
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = as_abort;
+        sa.sa_flags = SA_RESETHAND; /* returned: abort() goes on, as with no handler */
+        sigemptyset(&sa.sa_mask);
+        (void)sigaction(SIGABRT, &sa, NULL);
+      }
     }
 #endif
     for (long i = 0; i < n; i++) /* the other workers' pipes */
@@ -350,9 +401,12 @@ static char *crash_message(const wl_iso_opts *o, int status, long maxrss_kib) {
    * limit with an eighth of it resident: a buffer that doubles (an include
    * of /dev/zero) fails to grow while far less than the limit is touched,
    * how far less depending on what else the worker has mapped */
-  if (near_limit(o, maxrss_kib) || (WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT &&
-                                    o->memory_mib > 0 && wl_isolate_memory_limit_supported() &&
-                                    (long long)maxrss_kib >= (long long)o->memory_mib * 1024 / 8))
+  if (near_limit(o, maxrss_kib) ||
+      (WIFEXITED(status) && WEXITSTATUS(status) == WL_ISO_OOM_EXIT && o->memory_mib > 0 &&
+       wl_isolate_memory_limit_supported()) ||
+      (WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT && o->memory_mib > 0 &&
+       wl_isolate_memory_limit_supported() &&
+       (long long)maxrss_kib >= (long long)o->memory_mib * 1024 / 8))
     return oom_message(o);
   char msg[256];
   if (WIFSIGNALED(status))
