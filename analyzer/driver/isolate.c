@@ -211,6 +211,7 @@ static bool near_limit(const wl_iso_opts *o, long maxrss_kib) {
  * mapped (as_abort): it ran out of memory. */
 #define WL_ISO_OOM_EXIT 86
 
+#ifndef WL_NO_AS_LIMIT
 /* In a worker under --file-memory: its limit, and its size when it took its
  * first job (with its thread's stack), in pages. */
 static long as_limit_pages, as_base_pages;
@@ -245,6 +246,7 @@ static void as_abort(int sig) {
   if (pages > 0 && as_base_pages > 0 && room > 0 && (pages - as_base_pages) * 3 >= room)
     _exit(WL_ISO_OOM_EXIT);
 }
+#endif
 
 typedef struct worker_args {
   const wl_iso_opts *o;
@@ -255,8 +257,10 @@ typedef struct worker_args {
  * serialized result. */
 static void *worker_loop(void *arg) {
   worker_args *w = arg;
+#ifndef WL_NO_AS_LIMIT
   if (as_limit_pages)
     as_base_pages = vm_pages();
+#endif
   void *state = NULL;
   char x[8];
   while (wl_fd_read_all(w->cmd, x, sizeof x)) {
