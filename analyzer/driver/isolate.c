@@ -239,14 +239,51 @@ static long vm_pages(void) {
  * by a third of the room or more, it ran out of memory, and exits with
  * WL_ISO_OOM_EXIT. Otherwise, or with no /proc, the abort goes on and the
  * parent decides as before (crash_message). */
+static bool grew_to_limit(long pages) {
+  long room = as_limit_pages - as_base_pages;
+  return pages > 0 && as_base_pages > 0 && room > 0 && (pages - as_base_pages) * 3 >= room;
+}
+
 static void as_abort(int sig) {
   (void)sig;
-  long pages = vm_pages();
-  long room = as_limit_pages - as_base_pages;
-  if (pages > 0 && as_base_pages > 0 && room > 0 && (pages - as_base_pages) * 3 >= room)
+  if (grew_to_limit(vm_pages()))
     _exit(WL_ISO_OOM_EXIT);
 }
+
+/* The process's largest size so far (VmPeak of /proc/self/status) in pages;
+ * 0 when unknown. Not for a signal handler. */
+static long vm_peak_pages(void) {
+  FILE *f = fopen("/proc/self/status", "r");
+  if (!f)
+    return 0;
+  char line[128];
+  long kib = 0;
+  while (fgets(line, sizeof line, f))
+    if (strncmp(line, "VmPeak:", 7) == 0) {
+      kib = strtol(line + 7, NULL, 10);
+      break;
+    }
+  fclose(f);
+  long page = sysconf(_SC_PAGESIZE);
+  return kib > 0 ? kib / ((page > 0 ? page : 4096) / 1024) : 0;
+}
 #endif
+
+/* Whether a worker whose job failed did so for want of memory: its resident
+ * peak came near the limit, or (libclang recovers from a failed allocation
+ * as from a crash, "LLVM ERROR: out of memory", and then frees what it can)
+ * its size once grew by a third of its room or more, the test of as_abort
+ * on the largest size it had: the resident size alone says little of a
+ * buffer that is mapped, not touched (an #include of /dev/zero). */
+static bool failed_for_memory(const wl_iso_opts *o, long maxrss_kib) {
+  if (near_limit(o, maxrss_kib))
+    return true;
+#ifndef WL_NO_AS_LIMIT
+  if (o->memory_mib > 0 && as_limit_pages)
+    return grew_to_limit(vm_peak_pages());
+#endif
+  return false;
+}
 
 typedef struct worker_args {
   const wl_iso_opts *o;
@@ -276,8 +313,10 @@ static void *worker_loop(void *arg) {
      * worker hands its next jobs to a fresh one */
     struct rusage ru;
     memset(&ru, 0, sizeof ru);
-    bool retire = getrusage(RUSAGE_SELF, &ru) == 0 && near_limit(w->o, ru.ru_maxrss);
-    if (retire && res.error) {
+    bool got = getrusage(RUSAGE_SELF, &ru) == 0;
+    bool retire = got && near_limit(w->o, ru.ru_maxrss);
+    if (res.error && got && failed_for_memory(w->o, ru.ru_maxrss)) {
+      retire = true;
       free(res.error);
       res.error = oom_message(w->o);
     }
