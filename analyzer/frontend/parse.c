@@ -61,6 +61,11 @@ struct wl_parser {
    * instantiations at its end (see parse_once). */
   bool instantiate;
   bool redo; /* its lowering asked for them (lower_ctx.wants_instances) */
+  /* The last file whose lowering asked for them: its path (owned) and a
+   * hash of its options (section_opts); its next parse (the parses that
+   * check its fixes) is complete from the start. */
+  char *inst_path;
+  uint64_t inst_opts;
 };
 
 /* libclang's resource directory (clang/<major> beside the library, as
@@ -127,6 +132,7 @@ void wl_parser_free(wl_parser *p) {
   wl_vec_free(&p->std_pch);
   wl_vec_free(&p->std_maps);
   free(p->fell_path);
+  free(p->inst_path);
   wl_deps_memo_free(&p->deps);
   system_names_clear(p);
   wl_hmap_free(&p->system_names);
@@ -904,10 +910,18 @@ static wl_parse_status parse_lower(wl_parser *p, const char *path, const char *c
 
 wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
                          const wl_parse_opts *opts, wl_tu **out, wl_buf *err) {
-  p->instantiate = false;
+  /* the file's last parse with these options needed clang's instantiations
+   * (its fixed text, checked right after it, names what its text named):
+   * complete from the start, as that parse ended; a complete unit is what
+   * an incomplete one is kept for only when it means the same */
+  uint64_t sopts = section_opts(opts);
+  p->instantiate = p->inst_path && p->inst_opts == sopts && strcmp(p->inst_path, path) == 0;
   p->redo = false;
   wl_parse_status st = parse_lower(p, path, contents, opts, out, err);
   if (st == WL_PARSE_OK && p->redo) {
+    free(p->inst_path);
+    p->inst_path = wl_xstrdup(path);
+    p->inst_opts = sopts;
     /* the lowering needs a body only clang's instantiations give */
     wl_tu_free(*out);
     *out = NULL;
