@@ -650,6 +650,8 @@ typedef struct check_ctx {
   const char *why;
   wl_buf what;  /* the name it is about */
   char *config; /* the configuration macro defined (owned) */
+  wl_hmap same; /* macro name (owned) -> (void*)1: a guarded definition of the
+                   unit's that the section's replaces with the same value */
 } check_ctx;
 
 /* The node of a file, or SIZE_MAX. */
@@ -818,6 +820,246 @@ static bool expansion_unreached(check_ctx *c, CXCursor cur) {
   return bad;
 }
 
+/* The values clang predefines for the macros of <float.h> and <limits.h>
+ * (the same for the host and the device: IEEE formats, LP64), as the
+ * section's headers spell them (`#define DBL_EPSILON __DBL_EPSILON__`). */
+static const char *const builtin_values[][2] = {
+    {"__FLT_EPSILON__", "1.19209290e-7F"},
+    {"__DBL_EPSILON__", "2.2204460492503131e-16"},
+    {"__FLT_MAX__", "3.40282347e+38F"},
+    {"__DBL_MAX__", "1.7976931348623157e+308"},
+    {"__FLT_MIN__", "1.17549435e-38F"},
+    {"__DBL_MIN__", "2.2250738585072014e-308"},
+    {"__SCHAR_MAX__", "127"},
+    {"__SHRT_MAX__", "32767"},
+    {"__INT_MAX__", "2147483647"},
+    {"__LONG_MAX__", "9223372036854775807L"},
+    {"__LONG_LONG_MAX__", "9223372036854775807LL"},
+};
+
+/* [b, e) without blanks and comments at either end and without one pair of
+ * enclosing parentheses. */
+static void trim_body(const char **b, const char **e) {
+  for (;;) {
+    while (*b < *e && (**b == ' ' || **b == '\t' || **b == '\r'))
+      (*b)++;
+    while (*e > *b && ((*e)[-1] == ' ' || (*e)[-1] == '\t' || (*e)[-1] == '\r'))
+      (*e)--;
+    if (*e - *b >= 2 && **b == '(' && (*e)[-1] == ')') {
+      (*b)++;
+      (*e)--;
+      continue;
+    }
+    return;
+  }
+}
+
+/* A numeric literal's kind ('f' float, 'd' double, 'i' integer: then its
+ * suffix's u and l counts and whether it is decimal) and value; false when
+ * [b, e) is not one literal (or a long double). */
+typedef struct num_lit {
+  char kind;
+  bool decimal;
+  int u, l;
+  double d;
+  unsigned long long i;
+} num_lit;
+
+static bool read_literal(const char *b, const char *e, num_lit *n) {
+  size_t len = (size_t)(e - b);
+  if (len == 0 || len >= 64 || !((*b >= '0' && *b <= '9') || *b == '.'))
+    return false;
+  char t[64];
+  memcpy(t, b, len);
+  t[len] = '\0';
+  bool hex = len > 1 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
+  bool flt = strchr(t, '.') || (!hex && (strchr(t, 'e') || strchr(t, 'E'))) ||
+             (hex && (strchr(t, 'p') || strchr(t, 'P')));
+  memset(n, 0, sizeof *n);
+  char *end = NULL;
+  if (flt) {
+    char last = t[len - 1];
+    if (last == 'l' || last == 'L')
+      return false;
+    if (last == 'f' || last == 'F') {
+      t[len - 1] = '\0';
+      n->kind = 'f';
+      n->d = strtof(t, &end);
+    } else {
+      n->kind = 'd';
+      n->d = strtod(t, &end);
+    }
+    return end && *end == '\0';
+  }
+  n->kind = 'i';
+  n->decimal = !(t[0] == '0' && len > 1);
+  n->i = strtoull(t, &end, 0);
+  for (; end && *end; end++) {
+    if (*end == 'u' || *end == 'U')
+      n->u++;
+    else if (*end == 'l' || *end == 'L')
+      n->l++;
+    else
+      return false;
+  }
+  return end && n->u <= 1 && n->l <= 2;
+}
+
+/* Whether two macro bodies are the same number of the same type. */
+static bool same_number(const char *ab, const char *ae, const char *bb, const char *be) {
+  num_lit x, y;
+  trim_body(&ab, &ae);
+  trim_body(&bb, &be);
+  if (!read_literal(ab, ae, &x) || !read_literal(bb, be, &y) || x.kind != y.kind)
+    return false;
+  if (x.kind != 'i')
+    return x.d == y.d;
+  return x.i == y.i && x.u == y.u && x.l == y.l && x.decimal == y.decimal;
+}
+
+/* The end of the line at `at` (its '\n', or e), and the start of the next. */
+static const char *line_end(const char *at, const char *e) {
+  while (at < e && *at != '\n')
+    at++;
+  return at;
+}
+
+/* [b, e) past blanks; NULL when what follows is not `word`. */
+static const char *skip_word(const char *b, const char *e, const char *word) {
+  while (b < e && (*b == ' ' || *b == '\t'))
+    b++;
+  size_t n = strlen(word);
+  if ((size_t)(e - b) < n || memcmp(b, word, n) != 0)
+    return NULL;
+  b += n;
+  if (b < e && id_char(word[n - 1]) && id_char(*b))
+    return NULL;
+  return b;
+}
+
+/* Whether [b, e) holds only blanks and a // or whole /+ +/ comment. */
+static bool blank_rest(const char *b, const char *e) {
+  while (b < e && (*b == ' ' || *b == '\t' || *b == '\r'))
+    b++;
+  if (b == e)
+    return true;
+  if (e - b >= 2 && b[0] == '/' && b[1] == '/')
+    return true;
+  if (e - b >= 4 && b[0] == '/' && b[1] == '*') {
+    const char *c = comment_end(b + 2, e);
+    return c && blank_rest(c, e);
+  }
+  return false;
+}
+
+/* The next line after the one ending at `eol` that is not blank. */
+static const char *next_line(const char *eol, const char *e) {
+  const char *b = eol < e ? eol + 1 : e;
+  while (b < e && blank_rest(b, line_end(b, e)))
+    b = line_end(b, e) + (line_end(b, e) < e);
+  return b;
+}
+
+/* The body of a definition of the section, as its file spells it: [*b, *e). */
+static bool section_body(check_ctx *c, CXCursor def, const char *name, const char **b,
+                         const char **e) {
+  CXSourceRange r = clang_getCursorExtent(def);
+  CXFile f = NULL;
+  unsigned a = 0, z = 0;
+  clang_getSpellingLocation(clang_getRangeStart(r), &f, NULL, NULL, &a);
+  clang_getSpellingLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &z);
+  size_t size = 0;
+  const char *text = f ? contents_of(&c->s->texts, f, &size) : NULL;
+  size_t nl = strlen(name);
+  if (!text || z < a + nl || z > size || memcmp(text + a, name, nl) != 0)
+    return false;
+  *b = text + a + nl;
+  *e = text + z;
+  if (memchr(*b, '\\', (size_t)(*e - *b)))
+    return false;
+  const char *tb = *b, *te = *e;
+  trim_body(&tb, &te);
+  for (size_t i = 0; i < sizeof builtin_values / sizeof builtin_values[0]; i++)
+    if ((size_t)(te - tb) == strlen(builtin_values[i][0]) &&
+        memcmp(tb, builtin_values[i][0], (size_t)(te - tb)) == 0) {
+      *b = builtin_values[i][1];
+      *e = *b + strlen(*b);
+      break;
+    }
+  return true;
+}
+
+/* A test of a macro that only the section defines so far, in a guard of
+ * the unit's own files that defines it when it is not defined,
+ *     #ifndef M            (or #if !defined(M))
+ *     #define M <number>
+ *     #endif
+ * where the section's definition is the same number of the same type
+ * (kaldi's DBL_EPSILON, glibc's M_PI): without the section the unit's
+ * definition gives M that value, with it the section's does, and a header
+ * of the section included later defines M with it again. From here on, M
+ * means the same in both (c->same). */
+static bool same_guard(check_ctx *c, CXCursor cur, const char *m) {
+  CXCursor def = clang_getCursorReferenced(cur);
+  if (clang_getCursorKind(def) != CXCursor_MacroDefinition || clang_Cursor_isMacroFunctionLike(def))
+    return false;
+  CXFile f = NULL;
+  unsigned off = 0;
+  clang_getSpellingLocation(clang_getCursorLocation(cur), &f, NULL, NULL, &off);
+  size_t size = 0;
+  const char *text = f ? contents_of(&c->s->texts, f, &size) : NULL;
+  size_t ml = strlen(m);
+  if (!text || off + ml > size || memcmp(text + off, m, ml) != 0)
+    return false; /* (the file as parsed is not the one on disk) */
+  const char *e = text + size;
+  const char *bol = text + off;
+  while (bol > text && bol[-1] != '\n')
+    bol--;
+  const char *eol = line_end(text + off, e);
+  /* the directive: # ifndef M, or # if !defined(M) / !defined M */
+  const char *at_m = text + off + ml; /* where the name tested ends */
+  const char *p = skip_word(bol, eol, "#");
+  const char *q = p ? skip_word(p, eol, "ifndef") : NULL;
+  if (q) {
+    q = skip_word(q, eol, m) == at_m ? at_m : NULL;
+  } else if (p && (q = skip_word(p, eol, "if")) != NULL) {
+    q = skip_word(q, eol, "!");
+    q = q ? skip_word(q, eol, "defined") : NULL;
+    const char *r = q ? skip_word(q, eol, "(") : NULL;
+    q = q ? skip_word(r ? r : q, eol, m) : NULL;
+    if (q != at_m)
+      q = NULL;
+    else if (r)
+      q = skip_word(q, eol, ")");
+  }
+  if (!q || !blank_rest(q, eol))
+    return false;
+  /* the definition, alone in the block */
+  const char *d = next_line(eol, e);
+  const char *deol = line_end(d, e);
+  const char *r = skip_word(d, deol, "#");
+  r = r ? skip_word(r, deol, "define") : NULL;
+  r = r ? skip_word(r, deol, m) : NULL;
+  if (!r || r == deol || (*r != ' ' && *r != '\t'))
+    return false;
+  const char *be = deol;
+  for (const char *x = r; x + 1 < deol; x++)
+    if (x[0] == '/' && (x[1] == '/' || x[1] == '*')) {
+      if (x[1] == '*' && !blank_rest(x, deol))
+        return false;
+      be = x;
+      break;
+    }
+  if (memchr(r, '\\', (size_t)(deol - r)))
+    return false;
+  const char *end = next_line(deol, e);
+  const char *en = skip_word(end, line_end(end, e), "#");
+  if (!en || !skip_word(en, line_end(end, e), "endif"))
+    return false;
+  const char *sb = NULL, *se = NULL;
+  return section_body(c, def, m, &sb, &se) && same_number(r, be, sb, se);
+}
+
 /* The preprocessing record of the unit, in order: what its own files
  * include, define and expand. */
 static enum CXChildVisitResult pp_visit(CXCursor cur, CXCursor parent, CXClientData data) {
@@ -860,6 +1102,14 @@ static enum CXChildVisitResult pp_visit(CXCursor cur, CXCursor parent, CXClientD
     return CXChildVisit_Continue;
   if (k == CXCursor_MacroExpansion) {
     if (expansion_unreached(c, cur)) {
+      CXString ns = clang_getCursorSpelling(cur);
+      const char *m = clang_getCString(ns);
+      bool same = m && (wl_hmap_get(&c->same, m) || same_guard(c, cur, m));
+      if (same && !wl_hmap_get(&c->same, m))
+        wl_hmap_put(&c->same, wl_xstrdup(m), (void *)1, false);
+      clang_disposeString(ns);
+      if (same)
+        return CXChildVisit_Continue;
       c->why = "a macro only a standard header it does not include (yet) defines";
       CXString ms = clang_getCursorSpelling(cur);
       wl_buf_puts(&c->what, clang_getCString(ms) ? clang_getCString(ms) : "");
@@ -1002,6 +1252,7 @@ static bool differs(wl_pch_std *s, CXTranslationUnit tu, const unsigned char *on
   wl_buf_init(&c.what);
   wl_hmap_init(&c.files, false);
   wl_hmap_init(&c.pos, false);
+  wl_hmap_init(&c.same, true);
   CXCursor root = clang_getTranslationUnitCursor(tu);
   clang_visitChildren(root, pp_visit, &c);
   unsigned nd = c.why ? 0 : clang_getNumDiagnostics(tu);
@@ -1026,6 +1277,9 @@ static bool differs(wl_pch_std *s, CXTranslationUnit tu, const unsigned char *on
     }
   }
   wl_hmap_free(&c.pos);
+  for (size_t i = 0; i < c.same.cap; i++)
+    free((void *)c.same.slots[i].key);
+  wl_hmap_free(&c.same);
   wl_hmap_free(&c.files);
   for (size_t i = 0; i < c.pending.n; i++)
     free(c.pending.v[i]);

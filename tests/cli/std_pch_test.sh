@@ -63,6 +63,40 @@ for f in proper own_atof no_header before_header macro_before in_namespace; do
 done
 grep -q '"incomplete"' "$T/proper.on" && fail "proper.cu: analysis reported incomplete" || ok
 
+# a guard that defines a standard macro when it is not defined, with the
+# value the standard header gives it (kaldi's DBL_EPSILON, M_PI): the same
+# unit either way, kept; another value, another type or more in the block:
+# parsed again
+guard() { # name, then the lines of the guards
+  n=$1
+  shift
+  { printf '#include "local.h"\n'
+    for l in "$@"; do printf '%s\n' "$l"; done
+    echo "$KERNEL"
+    printf '__device__ double eps(float x) { return x * DBL_EPSILON + FLT_EPSILON + M_PI; }\n'
+    printf '#include <cfloat>\n#include <cmath>\n'
+  } >"$D/$n.cu"
+}
+guard guard_same '#ifndef DBL_EPSILON' '#define DBL_EPSILON 2.2204460492503131e-16' '#endif' \
+  '#if !defined(FLT_EPSILON)' '#define FLT_EPSILON 1.19209290e-7f /* float */' '#endif' \
+  '#  ifndef M_PI // pi' '#  define M_PI (3.1415926535897932384626433832795)' '#  endif'
+guard guard_value '#ifndef DBL_EPSILON' '#define DBL_EPSILON 1e-16' '#endif' \
+  '#ifndef FLT_EPSILON' '#define FLT_EPSILON 1.19209290e-7f' '#endif' '#define M_PI 3.14'
+guard guard_type '#ifndef DBL_EPSILON' '#define DBL_EPSILON 2.2204460492503131e-16' '#endif' \
+  '#ifndef FLT_EPSILON' '#define FLT_EPSILON 1.19209290e-7' '#endif' '#define M_PI 3.14'
+guard guard_more '#ifndef DBL_EPSILON' '#define DBL_EPSILON 2.2204460492503131e-16' \
+  '#define FLT_EPSILON 1.19209290e-7f' '#endif' '#define M_PI 3.14'
+for f in guard_same guard_value guard_type guard_more; do
+  "$WL" --no-cache --no-std-pch --format=json "$D/$f.cu" >"$T/$f.off" 2>/dev/null
+  "$WL" --no-cache -v --format=json "$D/$f.cu" >"$T/$f.on" 2>"$T/$f.err"
+  same "$T/$f.off" "$T/$f.on" "$f.cu: JSON with the standard headers differs from --no-std-pch"
+  if [ "$f" = guard_same ]; then
+    lacks "$T/$f.err" "parsed again" "$f.cu: parsed a second time"
+  else
+    contains "$T/$f.err" "$f.cu: parsed again without the standard headers.*EPSILON" "$f.cu: not parsed again"
+  fi
+done
+
 # a tree whose files are all parsed again (a common header that uses memcpy
 # without <string.h>, which the prelude does not bring): a worker stops
 # trying after its first four tries (the header's own analysis may be one),
@@ -92,7 +126,8 @@ for t in inf1 inf2 inf3; do
   printf '#pragma once\n#include <stdio.h>\nstatic inline int one(void) { return 1; }\n' >"$T/$t/inc/common.h"
 done
 { printf '#include "common.h"\n'; echo "$KERNEL"; printf 'int main() { return one() ? EXIT_FAILURE : 0; }\n'; } >"$T/inf1/src/a.cu"
-{ printf '#include "common.h"\n#ifndef EXIT_FAILURE\n#define EXIT_FAILURE 1\n#endif\n'; echo "$KERNEL"
+# (2, not stdlib.h's 1: a guard giving the standard value keeps the section)
+{ printf '#include "common.h"\n#ifndef EXIT_FAILURE\n#define EXIT_FAILURE 2\n#endif\n'; echo "$KERNEL"
   printf 'int main() { return one() ? EXIT_FAILURE : 0; }\n'; } >"$T/inf2/src/b.cu"
 { printf '#include "nowhere.h"\n'; echo "$KERNEL"; printf 'int main() { return EXIT_FAILURE; }\n'; } >"$T/inf3/src/c.cu"
 for t in inf1 inf2 inf3; do
