@@ -1092,9 +1092,17 @@ static wl_parse_status parse_lower(wl_parser *p, const char *path, const char *c
   wl_buf_free(&why);
   if (!unchecked)
     remember_section(p, path, sopts, fell);
+  /* (not the precompiled header loaded: which files are system headers
+   * depends on the include directories, which are the same for every
+   * section; a file's headers are then learnt once, whichever it ends with) */
   uint64_t args_hash = WL_FNV_START;
-  for (size_t i = 0; i < in.args.n; i++)
+  for (size_t i = 0; i < in.args.n; i++) {
+    if (strcmp(in.args.v[i], "-include-pch") == 0) {
+      i++;
+      continue;
+    }
     args_hash = wl_fnv1a(args_hash, in.args.v[i], strlen(in.args.v[i]) + 1);
+  }
   invocation_free(&in);
   if (ec != CXError_Success || !ctu) {
     free(text);
