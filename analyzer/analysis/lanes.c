@@ -1173,16 +1173,30 @@ static lv eval(walker *W, const wl_expr *e) {
   return r;
 }
 
+/* A store to target: to a local variable (or an element or member of one),
+ * or through a parameter to what its caller passed (out_cur). A store
+ * reaches the object a reference parameter names only without going through
+ * a pointer on the way (`r = x`, `r.f = x`, `r.a[i] = x`), and the object a
+ * pointer parameter points to only through that pointer alone (`*p = x`,
+ * `p->f = x`, `p[i] = x`): `*param.counter += 1` under `threadIdx.x == 0`,
+ * with `const Params &param`, stores to memory and leaves param, and so every
+ * value read from it, as it was (NCCL's dispatch_kernel_impl, hybrid_ep.cuh
+ * 3467/3469: a dependent `*` and `+=` in a template, read as the built-in
+ * operators when no candidate is visible). */
 static void assign(walker *W, const wl_expr *target, lv val) {
   const wl_expr *t = wl_expr_strip(target);
   wl_lanes *L = W->L;
   bool through = false; /* through a pointer or reference */
+  unsigned hops = 0;    /* the pointers certainly gone through: *x, x->f, x[i] on a pointer */
   while (t &&
          (t->kind == WL_E_INDEX || t->kind == WL_E_MEMBER ||
           (t->kind == WL_E_UNARY && t->op == WL_U_DEREF)) &&
          t->nargs >= 1) {
     if (t->kind != WL_E_MEMBER || t->arrow)
       through = through || t->kind != WL_E_INDEX || !(t->args[0]->type & WL_T_ARRAY);
+    if (t->kind != WL_E_INDEX ? t->kind != WL_E_MEMBER || t->arrow
+                              : (t->args[0]->type & (WL_T_POINTER | WL_T_ARRAY)) == WL_T_POINTER)
+      hops++;
     t = wl_expr_strip(t->args[0]);
   }
   if (!t || t->kind != WL_E_REF || !t->var)
@@ -1190,6 +1204,8 @@ static void assign(walker *W, const wl_expr *target, lv val) {
   const wl_var *v = t->var;
   if ((v->flags & WL_V_PARAM) && (through || (v->type & WL_T_REFERENCE)) && v->param_index >= 0 &&
       (unsigned)v->param_index < W->fi->f->nparams && W->fi->f->params[v->param_index] == v) {
+    if (hops > ((v->type & WL_T_REFERENCE) ? 0u : 1u))
+      return; /* a store to memory that a pointer the parameter holds points to */
     /* an out-parameter of this function */
     lv o = lv_join(val, sync_between(W->chain, NULL));
     W->fi->out_cur[v->param_index] = lv_join(W->fi->out_cur[v->param_index], o);
