@@ -3,6 +3,7 @@
  * statements, functions and declarations, and the linking of calls to the
  * functions of the file (see lower.h). */
 #include "lower.h"
+#include "pch_std.h"
 
 #include <clang-c/Index.h>
 #include <ctype.h>
@@ -648,14 +649,20 @@ static void fill_callee(lower_ctx *L, wl_expr *e, CXCursor ref) {
     /* a dependent call: a legacy name is a legacy name whichever overload wins;
      * prefer a user-written candidate so hand-made overloads are recognized */
     unsigned n = clang_getNumOverloadedDecls(ref);
-    CXCursor pick = clang_getOverloadedDecl(ref, 0);
+    CXCursor pick = clang_getNullCursor();
     for (unsigned i = 0; i < n; i++) {
       CXCursor d = clang_getOverloadedDecl(ref, i);
+      if (L->no_half && wl_half_candidate(d))
+        continue;
+      if (clang_Cursor_isNull(pick))
+        pick = d;
       if (!in_prelude_or_system(L, d)) {
         pick = d;
         break;
       }
     }
+    if (clang_Cursor_isNull(pick))
+      return;
     ref = pick;
     rk = clang_getCursorKind(ref);
   }
@@ -684,9 +691,18 @@ static void fill_callee(lower_ctx *L, wl_expr *e, CXCursor ref) {
  * Nothing else of a call's facts is set. */
 static void ref_function(lower_ctx *L, wl_expr *e, CXCursor ref) {
   if (clang_getCursorKind(ref) == CXCursor_OverloadedDeclRef) {
-    if (clang_getNumOverloadedDecls(ref) != 1)
+    unsigned n = clang_getNumOverloadedDecls(ref), kept = 0;
+    CXCursor one = clang_getNullCursor();
+    for (unsigned i = 0; i < n && kept < 2; i++) {
+      CXCursor d = clang_getOverloadedDecl(ref, i);
+      if (!(L->no_half && wl_half_candidate(d))) {
+        one = d;
+        kept++;
+      }
+    }
+    if (kept != 1)
       return;
-    ref = clang_getOverloadedDecl(ref, 0);
+    ref = one;
   }
   enum CXCursorKind rk = clang_getCursorKind(ref);
   if (rk != CXCursor_FunctionDecl && rk != CXCursor_FunctionTemplate)
@@ -884,6 +900,23 @@ static void lower_dependent_member(lower_ctx *L, wl_expr *e, CXCursor callee) {
 }
 
 static wl_expr *lower_call(lower_ctx *L, CXCursor c) {
+  wl_half_op half;
+  bool half_call = wl_half_operator_call(c, &half);
+  if (half_call && !half.nother) {
+    /* `a * b`, `*p` in a template that found only the toolkit's
+     * half-precision operators: as the dependent built-in operator on the
+     * same operands that clang builds when it finds none (the cases of
+     * CXCursor_BinaryOperator and CXCursor_UnaryOperator below), whether
+     * the header that brings them is included before it or not; with other
+     * candidates too, the call of those (no_half) */
+    wl_expr *e = new_expr(L, c, half.unary ? WL_E_UNARY : WL_E_BINARY);
+    wl_expr *ops[2];
+    for (unsigned i = 0; i < half.noperands; i++)
+      ops[i] = lower_expr(L, half.operands[i]);
+    set_args(L, e, ops, half.noperands);
+    e->op = half.op;
+    return e;
+  }
   wl_expr *e = new_expr(L, c, WL_E_CALL);
   e->name = lower_take(L, clang_getCursorSpelling(c));
   kids k = children(c);
@@ -925,10 +958,15 @@ static wl_expr *lower_call(lower_ctx *L, CXCursor c) {
   }
   if (opi >= 0) {
     e->name = opname;
+    /* (the other candidates of a wl_half_operator_call's: see above) */
+    L->no_half = half_call;
     e->callee_expr = lower_expr(L, k.v[opi]);
+    L->no_half = false;
     e->loc = e->callee_expr->range.begin.file ? e->callee_expr->range.begin : e->range.begin;
     lower_args_from(L, e, &k, opi);
+    L->no_half = half_call;
     fill_callee(L, e, clang_getCursorReferenced(k.v[opi]));
+    L->no_half = false;
     free(k.v);
     wl_vec_push(&L->calls, e);
     return e;

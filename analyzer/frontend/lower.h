@@ -82,6 +82,9 @@ typedef struct lower_ctx {
    * (WarpScan<5>::Iterate<2, 32>::Invoke, b40c's Cta<KernelPolicy>), so the
    * file is parsed again with clang's instantiations (parse.c). */
   bool wants_instances;
+  /* Reading the callee of a wl_half_operator_call: its half-precision
+   * candidates are left out (pch_std.h). */
+  bool no_half;
 } lower_ctx;
 
 /* A function with a body recorded by lower_decl in collect mode: lowered

@@ -19,6 +19,7 @@
 
 #include "buf.h"
 #include "hmap.h"
+#include "ir.h"
 #include "paths.h"
 
 /* The headers: what CUDA sources commonly include, and what they include
@@ -648,10 +649,12 @@ typedef struct check_ctx {
   first_inc *firsts;   /* first inclusions of section files by the unit's own files */
   size_t nfirsts;
   const char *why;
-  wl_buf what;  /* the name it is about */
-  char *config; /* the configuration macro defined (owned) */
-  wl_hmap same; /* macro name (owned) -> (void*)1: a guarded definition of the
-                   unit's that the section's replaces with the same value */
+  wl_buf what;          /* the name it is about */
+  char *config;         /* the configuration macro defined (owned) */
+  CXCursor half_callee; /* the callee of the wl_half_operator_call being visited */
+  bool in_half_callee;  /* visiting it: its half-precision candidates do not count */
+  wl_hmap same;         /* macro name (owned) -> (void*)1: a guarded definition of the
+                           unit's that the section's replaces with the same value */
 } check_ctx;
 
 /* The node of a file, or SIZE_MAX. */
@@ -1166,6 +1169,162 @@ static bool encloses_first(check_ctx *c, CXCursor cur) {
   return false;
 }
 
+/* The first four children of a cursor. */
+typedef struct first_kids {
+  CXCursor v[4];
+  unsigned n;
+} first_kids;
+
+static enum CXChildVisitResult kid_visit(CXCursor cur, CXCursor parent, CXClientData data) {
+  (void)parent;
+  first_kids *k = data;
+  if (k->n == 4)
+    return CXChildVisit_Break;
+  k->v[k->n++] = cur;
+  return CXChildVisit_Continue;
+}
+
+/* A toolkit header of half-precision types (cuda_fp16.hpp, cuda_bf16.hpp). */
+static bool half_header(CXCursor d) {
+  CXSourceLocation loc = clang_getCursorLocation(d);
+  if (!clang_Location_isInSystemHeader(loc))
+    return false;
+  CXFile f = NULL;
+  clang_getSpellingLocation(loc, &f, NULL, NULL, NULL);
+  CXString s = clang_getFileName(f);
+  const char *n = clang_getCString(s);
+  const char *slash = n ? strrchr(n, '/') : NULL;
+  const char *base = slash ? slash + 1 : n;
+  bool half = base && (strcmp(base, "cuda_fp16.hpp") == 0 || strcmp(base, "cuda_bf16.hpp") == 0);
+  clang_disposeString(s);
+  return half;
+}
+
+bool wl_half_candidate(CXCursor d) {
+  enum CXCursorKind dk = clang_getCursorKind(d);
+  return (dk == CXCursor_FunctionDecl || dk == CXCursor_FunctionTemplate) && half_header(d);
+}
+
+/* The same expression: clang_equalCursors tells a child from the same
+ * argument of an operator call apart (the parent each records). */
+static bool same_expr(CXCursor a, CXCursor b) {
+  return !clang_Cursor_isNull(b) && clang_getCursorKind(a) == clang_getCursorKind(b) &&
+         clang_equalRanges(clang_getCursorExtent(a), clang_getCursorExtent(b));
+}
+
+/* Whether the text at the cursor's location (where its spelling is) is the
+ * keyword `operator`: a call written `operator*(a, b)`, not `a * b`. */
+static bool spelled_operator(CXCursor c) {
+  CXFile f = NULL;
+  unsigned off = 0;
+  clang_getSpellingLocation(clang_getCursorLocation(c), &f, NULL, NULL, &off);
+  size_t size = 0;
+  const char *text = f ? clang_getFileContents(clang_Cursor_getTranslationUnit(c), f, &size) : NULL;
+  if (!text || off >= size)
+    return true; /* cannot tell */
+  if (size - off < 8 || strncmp(text + off, "operator", 8) != 0)
+    return false;
+  char next = size - off > 8 ? text[off + 8] : ' ';
+  return !(next == '_' || (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z') ||
+           (next >= '0' && next <= '9'));
+}
+
+/* The built-in unary operator (WL_U_*) that `operatorX` with nargs
+ * arguments stands for, postfix ++ and -- having two. */
+static int half_unop(const char *n, unsigned nargs) {
+  if (!n)
+    return WL_U_NONE;
+  if (nargs == 2)
+    return strcmp(n, "operator++") == 0   ? WL_U_POSTINC
+           : strcmp(n, "operator--") == 0 ? WL_U_POSTDEC
+                                          : WL_U_NONE;
+  static const struct {
+    const char *name;
+    int op;
+  } ops[] = {{"operator++", WL_U_PREINC}, {"operator--", WL_U_PREDEC}, {"operator+", WL_U_PLUS},
+             {"operator-", WL_U_MINUS},   {"operator~", WL_U_NOT},     {"operator!", WL_U_LNOT},
+             {"operator*", WL_U_DEREF},   {"operator&", WL_U_ADDROF}};
+  for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (strcmp(n, ops[i].name) == 0)
+      return ops[i].op;
+  return WL_U_NONE;
+}
+
+bool wl_half_operator_call(CXCursor call, wl_half_op *h) {
+  memset(h, 0, sizeof *h);
+  int nargs = clang_getCursorKind(call) == CXCursor_CallExpr &&
+                      clang_getCursorType(call).kind == CXType_Dependent
+                  ? clang_Cursor_getNumArguments(call)
+                  : -1;
+  if (nargs != 1 && nargs != 2)
+    return false;
+  /* the children: the arguments and one more, the callee */
+  first_kids k = {.n = 0};
+  clang_visitChildren(call, kid_visit, &k);
+  if (k.n != (unsigned)nargs + 1)
+    return false;
+  int callee = -1;
+  CXCursor args[2] = {clang_Cursor_getArgument(call, 0),
+                      nargs == 2 ? clang_Cursor_getArgument(call, 1) : clang_getNullCursor()};
+  int at[2] = {-1, -1};
+  for (unsigned i = 0; i < k.n; i++) {
+    int a = -1;
+    for (int j = 0; j < nargs && a < 0; j++)
+      if (at[j] < 0 && same_expr(k.v[i], args[j]))
+        a = j;
+    if (a >= 0)
+      at[a] = (int)i;
+    else if (callee < 0)
+      callee = (int)i;
+    else
+      return false;
+  }
+  if (callee < 0 || clang_getCursorKind(k.v[callee]) != CXCursor_DeclRefExpr ||
+      spelled_operator(k.v[callee]))
+    return false;
+  CXCursor ref = clang_getCursorReferenced(k.v[callee]);
+  unsigned n =
+      clang_getCursorKind(ref) == CXCursor_OverloadedDeclRef ? clang_getNumOverloadedDecls(ref) : 0;
+  unsigned nhalf = 0;
+  for (unsigned i = 0; i < n; i++)
+    nhalf += wl_half_candidate(clang_getOverloadedDecl(ref, i));
+  if (!nhalf)
+    return false;
+  CXString sp = clang_getCursorSpelling(ref);
+  const char *name = clang_getCString(sp);
+  int bop = nargs == 2 ? wl_operator_binop(name) : WL_B_NONE;
+  int uop = bop == WL_B_NONE ? half_unop(name, (unsigned)nargs) : WL_U_NONE;
+  clang_disposeString(sp);
+  /* postfix: the second argument is the 0 clang adds */
+  if (uop != WL_U_NONE && nargs == 2 && clang_getCursorKind(k.v[at[1]]) != CXCursor_IntegerLiteral)
+    return false;
+  if (bop == WL_B_NONE && uop == WL_U_NONE)
+    return false;
+  h->callee = k.v[callee];
+  h->nother = n - nhalf;
+  h->unary = bop == WL_B_NONE;
+  h->op = h->unary ? uop : bop;
+  h->noperands = h->unary ? 1 : 2;
+  for (unsigned i = 0; i < h->noperands; i++)
+    h->operands[i] = k.v[at[i]];
+  return true;
+}
+
+static enum CXChildVisitResult ref_visit(CXCursor cur, CXCursor parent, CXClientData data);
+
+/* The children of a wl_half_operator_call, the half-precision candidates
+ * of the one naming the operators left out: what lowering reads of it. */
+static enum CXChildVisitResult half_operands(CXCursor cur, CXCursor parent, CXClientData data) {
+  check_ctx *c = data;
+  bool callee = same_expr(cur, c->half_callee);
+  c->in_half_callee = callee;
+  enum CXChildVisitResult r = ref_visit(cur, parent, c);
+  if (r == CXChildVisit_Recurse)
+    r = clang_visitChildren(cur, ref_visit, c) ? CXChildVisit_Break : CXChildVisit_Continue;
+  c->in_half_callee = false;
+  return r;
+}
+
 /* Every name the unit's own code refers to, where it does. */
 static enum CXChildVisitResult ref_visit(CXCursor cur, CXCursor parent, CXClientData data) {
   (void)parent;
@@ -1174,6 +1333,14 @@ static enum CXChildVisitResult ref_visit(CXCursor cur, CXCursor parent, CXClient
   CXSourceLocation loc = clang_getCursorLocation(cur);
   if (clang_isPreprocessing(k) || clang_Location_isInSystemHeader(loc))
     return CXChildVisit_Continue;
+  wl_half_op half;
+  if (k == CXCursor_CallExpr && wl_half_operator_call(cur, &half)) {
+    CXCursor saved = c->half_callee;
+    c->half_callee = half.callee;
+    unsigned broke = clang_visitChildren(cur, half_operands, c);
+    c->half_callee = saved;
+    return broke ? CXChildVisit_Break : CXChildVisit_Continue;
+  }
   bool bad = false;
   CXCursor decl = clang_getNullCursor();
   if (k == CXCursor_OverloadedDeclRef) {
@@ -1182,7 +1349,7 @@ static enum CXChildVisitResult ref_visit(CXCursor cur, CXCursor parent, CXClient
     unsigned n = clang_getNumOverloadedDecls(cur);
     for (unsigned i = 0; i < n && !bad; i++) {
       decl = clang_getOverloadedDecl(cur, i);
-      bad = unreached(c, decl, at);
+      bad = unreached(c, decl, at) && !(c->in_half_callee && wl_half_candidate(decl));
     }
   } else if (k == CXCursor_NamespaceRef) {
     /* a namespace is open to all: its members are checked where named */

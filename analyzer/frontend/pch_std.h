@@ -73,4 +73,30 @@ bool wl_pch_std_differs_within(wl_pch_std *s, CXTranslationUnit tu, const char *
  * the section (declarations cannot change what the preprocessor reads). */
 bool wl_pch_std_conditions_read(const wl_pch_std *s, CXTranslationUnit tu);
 
+/* Whether `call` is an operator expression in a template (`a * b`, `-x`,
+ * `*p`, `i++`), an operand of a dependent type, that clang keeps as a call
+ * of `operatorX` whose candidates include the toolkit's half-precision
+ * operators (cuda_fp16.hpp, cuda_bf16.hpp: what cub and the toolkit's
+ * library headers bring; wl_half_candidate). Lowering reads such a call
+ * as if they were not among its candidates (lower.c, lower_call): with
+ * none left, as the dependent built-in operator on the same operands that
+ * clang builds when it finds no candidate; else as the call of the others.
+ * Which of those operators were visible, if any, then changes nothing
+ * warplint reads, so the check does not count them either (kaldi's
+ * io-funcs-inl.h, cudpp's cudpp_util.h, read before the file includes
+ * cub). *h: the child naming the operators, the operands (the 0 clang adds
+ * to a postfix ++ or -- left out), the operator (WL_B_* of a binary one,
+ * else WL_U_*) and the number of the other candidates. A call written
+ * `operator*(a, b)` is not one. */
+typedef struct wl_half_op {
+  CXCursor callee;
+  CXCursor operands[2];
+  unsigned noperands, nother;
+  bool unary;
+  int op;
+} wl_half_op;
+bool wl_half_operator_call(CXCursor call, wl_half_op *h);
+/* A function declared in cuda_fp16.hpp or cuda_bf16.hpp of the toolkit. */
+bool wl_half_candidate(CXCursor decl);
+
 #endif

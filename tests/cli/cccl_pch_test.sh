@@ -12,7 +12,8 @@
 # first parse, restricted to what those headers include, already says it
 # would be parsed again); a function-like macro
 # that the libraries never call (cuda-samples' MAX) does not make it parse
-# again.
+# again, nor does an operator of a template whose candidates cub's
+# cuda_fp16.hpp extends (read as if they were not declared).
 # Usage: cccl_pch_test.sh <warplint> <source-dir>
 set -u
 WL=$1
@@ -76,21 +77,61 @@ __global__ void block_sum(const int *in, int *out) {
 } >"$D/std_name.cu"
 
 # a template comparing two values of its parameter before cub (cudpp's
-# max3 in cudpp_util.h): cub brings cuda_fp16.hpp, whose operator> would
-# be a candidate of that comparison; with only cub in the section it would
-# be one too, so that parse is not tried (pch_std.h,
-# wl_pch_std_differs_within)
+# max3 in cudpp_util.h): cub brings cuda_fp16.hpp, whose operator> is then
+# a candidate of that comparison, which clang keeps as a call of it; lowering
+# reads such a call as the built-in operator clang builds without them, so
+# the file is parsed once (pch_std.h, wl_half_operator_call)
 { printf 'template <class T> __host__ __device__ T bigger(T a, T b) { return a > b ? a : b; }\n'
   printf '#include <cub/cub.cuh>\n'
   echo "$KERNEL"
 } >"$D/fp16_operator.cu"
+# the same with a warp-synchronous template before cub whose pointer
+# arithmetic, compound assignments, dereferences, negation and increments
+# all find cuda_fp16.hpp's operators (a user operator< among them): the
+# findings, and their fixes, are those of --no-std-pch, where none is found
+HALF_OPS='template <class T> __device__ void wsum(T *s, int t) {
+  if (t < 32) {
+    *(s + t) += *(s + t + 16);
+    s[t] += s[t + 8];
+    s[t] = -s[t] * 2;
+  }
+}
+struct key { int v; };
+__host__ __device__ bool operator<(key a, key b) { return a.v < b.v; }
+template <class T> __host__ __device__ bool less(T a, T b) { return a < b; }
+template <class T> __host__ __device__ T next(T i) { i++; return ++i; }'
+HALF_KERNEL='template <class T> __global__ void tk(T *p) {
+  __shared__ T s[64];
+  int t = threadIdx.x;
+  s[t] = p[t];
+  __syncthreads();
+  wsum(s, t);
+  p[t] = s[t];
+}
+template __global__ void tk<int>(int *);'
+{ echo "$HALF_OPS"; printf '#include <cub/cub.cuh>\n'; echo "$HALF_KERNEL"; } >"$D/half_ops.cu"
+# fabs on a value of a template parameter before cub (kaldi's RandPrune in
+# kaldi-math.h): cub brings libstdc++'s <math.h>, whose `using std::fabs`
+# adds candidates; with only cub in the section they would be there too, so
+# that parse is not tried (pch_std.h, wl_pch_std_differs_within)
+{ printf '#include <cmath>\ntemplate <class T> __host__ __device__ T mag(T a) { return fabs(a); }\n'
+  printf '#include <cub/cub.cuh>\n'
+  echo "$KERNEL"
+} >"$D/fabs_template.cu"
+# a call written operator*(a, b) is not an operator expression: without
+# cuda_fp16.hpp's operators it names none, so the file is parsed again
+{ printf 'template <class T> __host__ __device__ T times(T a, T b) { return operator*(a, b); }\n'
+  printf '#include <cub/cub.cuh>\n'
+  echo "$KERNEL"
+} >"$D/written_operator.cu"
 
-for f in proper no_header config_before fn_macro std_name fp16_operator; do
+for f in proper no_header config_before fn_macro std_name fp16_operator half_ops fabs_template \
+  written_operator; do
   "$WL" --no-cache --no-std-pch --format=json "$D/$f.cu" >"$T/$f.off" 2>/dev/null
   "$WL" --no-cache -v --format=json "$D/$f.cu" >"$T/$f.on" 2>"$T/$f.err"
   same "$T/$f.off" "$T/$f.on" "$f.cu: JSON with thrust and cub in the precompiled header differs from --no-std-pch"
   case $f in
-  proper | fn_macro) lacks "$T/$f.err" "parsed again" "$f.cu: parsed a second time" ;;
+  proper | fn_macro | fp16_operator | half_ops) lacks "$T/$f.err" "parsed again" "$f.cu: parsed a second time" ;;
   # parsed again with only the headers of thrust and cub it includes (one
   # precompiled header per list of them), checked the same way
   no_header | std_name)
@@ -104,9 +145,54 @@ contains "$T/std_name.on" '"rule": "legacy-intrinsic"' "std_name.cu: findings"
 contains "$T/proper.on" '"rule": "legacy-intrinsic"' "proper.cu: findings"
 grep -q '"incomplete"' "$T/proper.on" && fail "proper.cu: analysis reported incomplete" || ok
 contains "$T/config_before.err" "CUB_STDERR" "config_before.cu: the reason names the macro"
-contains "$T/fp16_operator.err" "operator>" "fp16_operator.cu: the reason names the operator"
-contains "$T/fp16_operator.err" "so do those it includes itself" "fp16_operator.cu: parsed with its own cub first"
 contains "$T/fp16_operator.on" '"rule": "legacy-intrinsic"' "fp16_operator.cu: findings"
+contains "$T/written_operator.err" "operator*" "written_operator.cu: the reason names the operator"
+contains "$T/fabs_template.err" "fabs" "fabs_template.cu: the reason names fabs"
+contains "$T/fabs_template.err" "so do those it includes itself" "fabs_template.cu: parsed with its own cub first"
+contains "$T/fabs_template.on" '"rule": "legacy-intrinsic"' "fabs_template.cu: findings"
+# the three races of wsum, each with its fix, whether the template is read
+# before cub or after it (where its operators are candidates in any parse)
+{ printf '#include <cub/cub.cuh>\n'; echo "$HALF_OPS"; echo "$HALF_KERNEL"; } >"$D/half_after.cu"
+"$WL" --no-cache --format=json "$D/half_after.cu" >"$T/half_after.on" 2>/dev/null
+for f in half_ops half_after; do
+  n=$(grep -c '"rule": "missing-syncwarp"' "$T/$f.on")
+  [ "$n" = 3 ] && ok || fail "$f.cu: $n missing-syncwarp findings, expected 3"
+  n=$(grep -c '"fix": {' "$T/$f.on")
+  [ "$n" = 3 ] && ok || fail "$f.cu: $n fixes, expected 3"
+done
+
+# NCCL's hybrid_ep.cuh after cub: `*p.expected += 1u` in a template, a
+# dependent `*` and `+=` that find only cuda_fp16.hpp's operators, read as
+# the built-in operators, is a store through the pointer p holds, not to p:
+# p.n, the bound of the pipeline loop, stays the same in every lane, and the
+# shuffle after `continue` under `(iter++ % NUM_PIPELINES) != rank` is
+# reached by whole warps (lanes.c, assign)
+{ printf '#include <cub/cub.cuh>\n'
+  cat <<'EOF'
+template <int N, int S> struct span {
+  __host__ __device__ static constexpr int size() { return 32 * N; }
+  __host__ __device__ static int warp_rank() { return (threadIdx.x - 32 * S) / 32; }
+};
+template <class T> struct params { T *data; unsigned *expected; int n; };
+template <class T, class G, int NUM_PIPELINES> __device__ void worker(T *data, int n) {
+  const int rank = G::warp_rank();
+  int iter = 0;
+  for (int i = 0; i < n; i++) {
+    if ((iter++ % NUM_PIPELINES) != rank) continue;
+    data[i] = __shfl_sync(0xffffffff, data[i], 0);
+  }
+}
+template <class T, class G> __device__ void pipelines(const params<T> &p) {
+  if ((int)threadIdx.x < G::size()) worker<T, G, 2>(p.data, p.n);
+  __syncthreads();
+  if (threadIdx.x == 0) *p.expected += 1u;
+}
+EOF
+} >"$D/param_store.cu"
+"$WL" --no-cache --format=json "$D/param_store.cu" >"$T/param_store.on" 2>/dev/null
+"$WL" --no-cache --no-std-pch --format=json "$D/param_store.cu" >"$T/param_store.off" 2>/dev/null
+same "$T/param_store.off" "$T/param_store.on" "param_store.cu: JSON with cub in the precompiled header differs from --no-std-pch"
+lacks "$T/param_store.on" '"rule": "full-mask-divergent"' "param_store.cu: a store through p's pointer made p lane-dependent"
 
 # cooperative groups that only a header of the file includes (cuda-samples'
 # fastWalshTransform_kernel.cuh) go in its precompiled header too: the same
