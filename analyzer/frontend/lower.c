@@ -1124,6 +1124,34 @@ static bool punct_is(lower_ctx *L, CXToken t, const char *p) {
  * that is a long macro invocation holding many calls is not tokenized again
  * for each of them. An extent that the head does not settle (an identifier
  * longer than the head, an extent across files) is tokenized whole. */
+typedef struct file_text {
+  const char *text;
+  size_t size;
+} file_text;
+
+/* The text of a file of the unit as clang read it (the main file's: the
+ * text parsed), asked of clang once per file (lower_ctx.texts); NULL when
+ * clang has none. */
+static const char *file_text_of(lower_ctx *L, CXFile f, size_t *size) {
+  *size = 0;
+  if (!f)
+    return NULL;
+  if (L->main_text && clang_File_isEqual(f, L->main_file)) {
+    *size = L->main_len;
+    return L->main_text;
+  }
+  file_text *t = wl_hmap_get(&L->texts, f);
+  if (!t) {
+    t = wl_xmalloc(sizeof *t);
+    t->text = clang_getFileContents(L->ctu, f, &t->size);
+    if (!t->text)
+      t->size = 0;
+    wl_hmap_put(&L->texts, f, t, false);
+  }
+  *size = t->size;
+  return t->text;
+}
+
 static bool call_shape(lower_ctx *L, CXCursor c, CXToken **toks, unsigned *nt) {
   enum { HEAD = 128 };
   CXSourceRange ext = clang_getCursorExtent(c);
@@ -1132,9 +1160,8 @@ static bool call_shape(lower_ctx *L, CXCursor c, CXToken **toks, unsigned *nt) {
   clang_getSpellingLocation(clang_getRangeStart(ext), &fb, NULL, NULL, &ob);
   clang_getSpellingLocation(clang_getRangeEnd(ext), &fe, NULL, NULL, &oe);
   size_t size = 0;
-  const char *text = fb && fe && clang_File_isEqual(fb, fe) && oe > ob
-                         ? clang_getFileContents(L->ctu, fb, &size)
-                         : NULL;
+  const char *text =
+      fb && fe && clang_File_isEqual(fb, fe) && oe > ob ? file_text_of(L, fb, &size) : NULL;
   *toks = NULL;
   *nt = 0;
   if (text && oe <= size) {
@@ -1484,7 +1511,7 @@ static CXSourceRange asm_extent(lower_ctx *L, CXCursor c) {
   if (!sf || (ef && clang_File_isEqual(ef, sf) && eo == so))
     return r;
   size_t size = 0;
-  if (!clang_getFileContents(L->ctu, sf, &size) || so >= size)
+  if (!file_text_of(L, sf, &size) || so >= size)
     return r;
   unsigned end = size - so > 4096 ? so + 4096 : (unsigned)size;
   return clang_getRange(clang_getLocationForOffset(L->ctu, sf, so),

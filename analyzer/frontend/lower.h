@@ -46,7 +46,11 @@ typedef struct lower_ctx {
   file_name *files;
   size_t nfiles, capfiles;
   wl_hmap file_index; /* CXFile -> index in files + 1 */
-  wl_hmap names;      /* interned strings of lower_take (string keys): one copy each */
+  /* CXFile -> its text (file_text*, owned; text NULL when unknown),
+   * asked of clang once: clang_getFileContents looks the file up among the
+   * unit's source locations, which a precompiled header makes many */
+  wl_hmap texts;
+  wl_hmap names; /* interned strings of lower_take (string keys): one copy each */
   macro_exp *macros;
   size_t nmacros, capmacros;
   wl_vec funcs;   /* wl_func* */

@@ -1128,6 +1128,7 @@ static wl_parse_status parse_lower(wl_parser *p, const char *path, const char *c
   }
   L.system_names = &p->system_names;
   wl_hmap_init(&L.names, true);
+  wl_hmap_init(&L.texts, false);
   L.ctu = ctu;
   L.main_file = clang_getFile(ctu, path);
   L.main_text = tu->source;
@@ -1187,6 +1188,9 @@ static wl_parse_status parse_lower(wl_parser *p, const char *path, const char *c
   free(L.vars);
   free(L.files);
   wl_hmap_free(&L.file_index);
+  for (size_t i = 0; i < L.texts.cap; i++)
+    free(L.texts.slots[i].val);
+  wl_hmap_free(&L.texts);
   wl_hmap_free(&L.names);
   free(L.macros);
   if (opts->deps)
