@@ -1132,7 +1132,7 @@ typedef struct file_text {
 /* The text of a file of the unit as clang read it (the main file's: the
  * text parsed), asked of clang once per file (lower_ctx.texts); NULL when
  * clang has none. */
-static const char *file_text_of(lower_ctx *L, CXFile f, size_t *size) {
+const char *lower_file_text(lower_ctx *L, CXFile f, size_t *size) {
   *size = 0;
   if (!f)
     return NULL;
@@ -1160,8 +1160,14 @@ static bool call_shape(lower_ctx *L, CXCursor c, CXToken **toks, unsigned *nt) {
   clang_getSpellingLocation(clang_getRangeStart(ext), &fb, NULL, NULL, &ob);
   clang_getSpellingLocation(clang_getRangeEnd(ext), &fe, NULL, NULL, &oe);
   size_t size = 0;
-  const char *text =
-      fb && fe && clang_File_isEqual(fb, fe) && oe > ob ? file_text_of(L, fb, &size) : NULL;
+  /* (not the text of a header known to be the toolkit's or the system's:
+   * clang finds those only after reading back the precompiled header's
+   * source locations, and calls spelled there are short) */
+  uintptr_t known = fb ? (uintptr_t)wl_hmap_get(&L->file_index, fb) : 0;
+  bool sys = known && (L->files[known - 1].system || L->files[known - 1].prelude);
+  const char *text = fb && fe && !sys && clang_File_isEqual(fb, fe) && oe > ob
+                         ? lower_file_text(L, fb, &size)
+                         : NULL;
   *toks = NULL;
   *nt = 0;
   if (text && oe <= size) {
@@ -1511,7 +1517,7 @@ static CXSourceRange asm_extent(lower_ctx *L, CXCursor c) {
   if (!sf || (ef && clang_File_isEqual(ef, sf) && eo == so))
     return r;
   size_t size = 0;
-  if (!file_text_of(L, sf, &size) || so >= size)
+  if (!lower_file_text(L, sf, &size) || so >= size)
     return r;
   unsigned end = size - so > 4096 ? so + 4096 : (unsigned)size;
   return clang_getRange(clang_getLocationForOffset(L->ctu, sf, so),

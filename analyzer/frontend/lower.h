@@ -119,6 +119,11 @@ void lower_decls(lower_ctx *L, CXCursor parent, unsigned tmpl);
 int lower_cmp_macro(const void *a, const void *b);
 int lower_cmp_func(const void *a, const void *b);
 void lower_link_calls(lower_ctx *L);
+/* The text of a file of the unit as clang read it (the main file's: the
+ * text parsed), asked of clang once per file (lower_ctx.texts); NULL when
+ * clang has none. */
+const char *lower_file_text(lower_ctx *L, CXFile f, size_t *size);
+
 /* Lowers one unit recorded in collect mode (into A(L)). */
 void lower_unit_now(lower_ctx *L, const lower_unit *u);
 /* Forgets the variables lowered into a batch's arena (before it is freed). */

@@ -250,7 +250,7 @@ static void record_files(lower_ctx *L) {
     char resolved[PATH_MAX];
     tf->canon = wl_arena_strdup(A(L), realpath(fn->name, resolved) ? resolved : fn->name);
     size_t size = 0;
-    const char *text = clang_getFileContents(L->ctu, fn->file, &size);
+    const char *text = lower_file_text(L, fn->file, &size);
     tf->source = wl_arena_strndup(A(L), text ? text : "", text ? size : 0);
     tf->source_len = text ? size : 0;
     tf->has_code = fn->has_code;
