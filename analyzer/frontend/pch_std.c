@@ -246,15 +246,23 @@ static void free_texts(wl_pch_std *s) {
   }
 }
 
-static uint64_t def_hash(wl_pch_std *s, CXCursor def) {
+/* The text of the file that spells a macro definition, and the definition's
+ * extent in it [*a, *b); NULL when it has none or the extent lies outside. */
+static const char *def_text(wl_pch_std *s, CXCursor def, unsigned *a, unsigned *b) {
   CXSourceRange r = clang_getCursorExtent(def);
   CXFile f = NULL;
-  unsigned a = 0, b = 0;
-  clang_getSpellingLocation(clang_getRangeStart(r), &f, NULL, NULL, &a);
-  clang_getSpellingLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &b);
+  *a = *b = 0;
+  clang_getSpellingLocation(clang_getRangeStart(r), &f, NULL, NULL, a);
+  clang_getSpellingLocation(clang_getRangeEnd(r), NULL, NULL, NULL, b);
   size_t size = 0;
   const char *text = f ? contents_of(&s->texts, f, &size) : NULL;
-  if (!text || b < a || b > size)
+  return text && *b >= *a && *b <= size ? text : NULL;
+}
+
+static uint64_t def_hash(wl_pch_std *s, CXCursor def) {
+  unsigned a = 0, b = 0;
+  const char *text = def_text(s, def, &a, &b);
+  if (!text)
     return 0;
   uint64_t h = WL_FNV_START;
   bool blank = false;
@@ -966,15 +974,10 @@ static const char *next_line(const char *eol, const char *e) {
 /* The body of a definition of the section, as its file spells it: [*b, *e). */
 static bool section_body(check_ctx *c, CXCursor def, const char *name, const char **b,
                          const char **e) {
-  CXSourceRange r = clang_getCursorExtent(def);
-  CXFile f = NULL;
   unsigned a = 0, z = 0;
-  clang_getSpellingLocation(clang_getRangeStart(r), &f, NULL, NULL, &a);
-  clang_getSpellingLocation(clang_getRangeEnd(r), NULL, NULL, NULL, &z);
-  size_t size = 0;
-  const char *text = f ? contents_of(&c->s->texts, f, &size) : NULL;
+  const char *text = def_text(c->s, def, &a, &z);
   size_t nl = strlen(name);
-  if (!text || z < a + nl || z > size || memcmp(text + a, name, nl) != 0)
+  if (!text || z < a + nl || memcmp(text + a, name, nl) != 0)
     return false;
   *b = text + a + nl;
   *e = text + z;
