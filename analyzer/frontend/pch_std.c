@@ -928,17 +928,17 @@ static bool same_number(const char *ab, const char *ae, const char *bb, const ch
   return x.i == y.i && x.u == y.u && x.l == y.l && x.decimal == y.decimal;
 }
 
-/* The end of the line at `at` (its '\n', or e), and the start of the next. */
+/* The end of the line at `at` (its '\n', or e). */
 static const char *line_end(const char *at, const char *e) {
   while (at < e && *at != '\n')
     at++;
   return at;
 }
 
-/* [b, e) past blanks; NULL when what follows is not `word`. */
+/* [b, e) past blanks and comments (next_token); NULL when what follows is
+ * not `word`. */
 static const char *skip_word(const char *b, const char *e, const char *word) {
-  while (b < e && (*b == ' ' || *b == '\t'))
-    b++;
+  b = next_token(b, e);
   size_t n = strlen(word);
   if ((size_t)(e - b) < n || memcmp(b, word, n) != 0)
     return NULL;
@@ -948,19 +948,10 @@ static const char *skip_word(const char *b, const char *e, const char *word) {
   return b;
 }
 
-/* Whether [b, e) holds only blanks and a // or whole /+ +/ comment. */
+/* Whether [b, e) holds only blanks and comments. */
 static bool blank_rest(const char *b, const char *e) {
-  while (b < e && (*b == ' ' || *b == '\t' || *b == '\r'))
-    b++;
-  if (b == e)
-    return true;
-  if (e - b >= 2 && b[0] == '/' && b[1] == '/')
-    return true;
-  if (e - b >= 4 && b[0] == '/' && b[1] == '*') {
-    const char *c = comment_end(b + 2, e);
-    return c && blank_rest(c, e);
-  }
-  return false;
+  b = next_token(b, e);
+  return b == e || (e - b >= 2 && b[0] == '/' && b[1] == '/');
 }
 
 /* The next line after the one ending at `eol` that is not blank. */
@@ -1048,15 +1039,10 @@ static bool same_guard(check_ctx *c, CXCursor cur, const char *m) {
   r = r ? skip_word(r, deol, m) : NULL;
   if (!r || r == deol || (*r != ' ' && *r != '\t'))
     return false;
-  const char *be = deol;
-  for (const char *x = r; x + 1 < deol; x++)
-    if (x[0] == '/' && (x[1] == '/' || x[1] == '*')) {
-      if (x[1] == '*' && !blank_rest(x, deol))
-        return false;
-      be = x;
-      break;
-    }
-  if (memchr(r, '\\', (size_t)(deol - r)))
+  const char *be = r; /* the body ends at a comment that ends the line */
+  while (be < deol && !(be + 1 < deol && be[0] == '/' && (be[1] == '/' || be[1] == '*')))
+    be++;
+  if (!blank_rest(be, deol) || memchr(r, '\\', (size_t)(deol - r)))
     return false;
   const char *end = next_line(deol, e);
   const char *en = skip_word(end, line_end(end, e), "#");
