@@ -1118,20 +1118,12 @@ static bool punct_is(lower_ctx *L, CXToken t, const char *p) {
   return is;
 }
 
-/* The tokens a call shape needs: is c's extent `identifier ( ... )`? Then
- * *name_tok is the identifier (to be disposed of with *toks, *nt). Only the
- * head of the extent is tokenized and its last character read: an extent
- * that is a long macro invocation holding many calls is not tokenized again
- * for each of them. An extent that the head does not settle (an identifier
- * longer than the head, an extent across files) is tokenized whole. */
 typedef struct file_text {
   const char *text;
   size_t size;
 } file_text;
 
-/* The text of a file of the unit as clang read it (the main file's: the
- * text parsed), asked of clang once per file (lower_ctx.texts); NULL when
- * clang has none. */
+/* lower.h; the main file's is the text parsed, never asked of clang */
 const char *lower_file_text(lower_ctx *L, CXFile f, size_t *size) {
   *size = 0;
   if (!f)
@@ -1152,6 +1144,12 @@ const char *lower_file_text(lower_ctx *L, CXFile f, size_t *size) {
   return t->text;
 }
 
+/* The tokens a call shape needs: is c's extent `identifier ( ... )`? Then
+ * *name_tok is the identifier (to be disposed of with *toks, *nt). Only the
+ * head of the extent is tokenized and its last character read: an extent
+ * that is a long macro invocation holding many calls is not tokenized again
+ * for each of them. An extent that the head does not settle (an identifier
+ * longer than the head, an extent across files) is tokenized whole. */
 static bool call_shape(lower_ctx *L, CXCursor c, CXToken **toks, unsigned *nt) {
   enum { HEAD = 128 };
   CXSourceRange ext = clang_getCursorExtent(c);
