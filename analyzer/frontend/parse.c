@@ -49,23 +49,23 @@ struct wl_parser {
   /* While the standard headers do not pay (std_worth): files since the
    * last try with them, and how many to let go by before the next. */
   unsigned std_idle, std_backoff;
-  /* The last file whose parse fell from the section it tried first
-   * (resume_section): its path (owned), a hash of its options, and the
-   * section its unit was parsed with in the end. */
-  char *fell_path;
-  uint64_t fell_opts;
-  int fell_section;
+  /* What the last file parsed ended with: its path (owned), a hash of its
+   * options (section_opts), the section its unit was parsed with when not
+   * the one it tried first (-1: that one), and whether its lowering asked
+   * for clang's instantiations. The parses that check its fixes come right
+   * after it and start there (resume_section, wl_parse). */
+  struct {
+    char *path;
+    uint64_t opts;
+    int section;
+    bool instantiate;
+  } last;
   /* libclang's resource directory, for the driver (see find_resource_dir); "" if unknown */
   char resource_dir[PATH_MAX];
   /* The file being parsed is parsed as a complete unit, with clang's
    * instantiations at its end (see parse_once). */
   bool instantiate;
   bool redo; /* its lowering asked for them (lower_ctx.wants_instances) */
-  /* The last file whose lowering asked for them: its path (owned) and a
-   * hash of its options (section_opts); its next parse (the parses that
-   * check its fixes) is complete from the start. */
-  char *inst_path;
-  uint64_t inst_opts;
 };
 
 /* libclang's resource directory (clang/<major> beside the library, as
@@ -131,8 +131,7 @@ void wl_parser_free(wl_parser *p) {
   }
   wl_vec_free(&p->std_pch);
   wl_vec_free(&p->std_maps);
-  free(p->fell_path);
-  free(p->inst_path);
+  free(p->last.path);
   wl_deps_memo_free(&p->deps);
   system_names_clear(p);
   wl_hmap_free(&p->system_names);
@@ -886,6 +885,21 @@ static uint64_t section_opts(const wl_parse_opts *opts) {
   return wl_fnv1a(h, &opts->arch, sizeof opts->arch);
 }
 
+static bool is_last(const wl_parser *p, const char *path, uint64_t sopts) {
+  return p->last.path && p->last.opts == sopts && strcmp(p->last.path, path) == 0;
+}
+
+/* p->last for this file: kept when it is the last one, else started anew. */
+static void note_last(wl_parser *p, const char *path, uint64_t sopts) {
+  if (is_last(p, path, sopts))
+    return;
+  free(p->last.path);
+  p->last.path = wl_xstrdup(path);
+  p->last.opts = sopts;
+  p->last.section = -1;
+  p->last.instantiate = false;
+}
+
 /* Where to start the file at `path` when the parser's last parse of it,
  * with the same options, did not keep the section it tried first (-1: as
  * usual). Its fixes are checked by parsing the fixed text, up to five
@@ -894,15 +908,12 @@ static uint64_t section_opts(const wl_parse_opts *opts) {
  * section a unit is kept with means what the unit parsed without one
  * means (pch_std.h), so that where a parse starts changes its time only. */
 static int resume_section(const wl_parser *p, const char *path, uint64_t sopts) {
-  return p->fell_path && p->fell_opts == sopts && strcmp(p->fell_path, path) == 0 ? p->fell_section
-                                                                                  : -1;
+  return is_last(p, path, sopts) ? p->last.section : -1;
 }
 
 static void remember_section(wl_parser *p, const char *path, uint64_t sopts, int fell) {
-  free(p->fell_path);
-  p->fell_path = fell >= 0 ? wl_xstrdup(path) : NULL;
-  p->fell_opts = sopts;
-  p->fell_section = fell;
+  note_last(p, path, sopts);
+  p->last.section = fell;
 }
 
 static wl_parse_status parse_lower(wl_parser *p, const char *path, const char *contents,
@@ -915,13 +926,12 @@ wl_parse_status wl_parse(wl_parser *p, const char *path, const char *contents,
    * complete from the start, as that parse ended; a complete unit is what
    * an incomplete one is kept for only when it means the same */
   uint64_t sopts = section_opts(opts);
-  p->instantiate = p->inst_path && p->inst_opts == sopts && strcmp(p->inst_path, path) == 0;
+  p->instantiate = is_last(p, path, sopts) && p->last.instantiate;
   p->redo = false;
   wl_parse_status st = parse_lower(p, path, contents, opts, out, err);
   if (st == WL_PARSE_OK && p->redo) {
-    free(p->inst_path);
-    p->inst_path = wl_xstrdup(path);
-    p->inst_opts = sopts;
+    note_last(p, path, sopts);
+    p->last.instantiate = true;
     /* the lowering needs a body only clang's instantiations give */
     wl_tu_free(*out);
     *out = NULL;
