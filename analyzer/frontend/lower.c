@@ -618,14 +618,21 @@ static bool device_callable(CXCursor c) {
 }
 
 /* Whether ref, a specialization of tmpl, is device code of the project's
- * own (a kernel or device function template, or a device member of a class
- * template specialization) that has no body while its template has one:
- * clang instantiates that body at the end of a complete unit only, and the
- * lowering reads such instantiations with their template arguments as
- * numbers (a kernel launched as `k<Policy><<<...>>>`, b40c's
- * `Cta<KernelPolicy>` members, WarpScan<5>::Iterate<2, 32>::Invoke); see
- * lower_ctx.wants_instances. */
+ * own (a device member of a class template specialization) that has no body
+ * while its template has one: clang instantiates that body at the end of a
+ * complete unit only, and the lowering reads such instantiations with their
+ * template arguments as numbers (b40c's `Cta<KernelPolicy>` members,
+ * WarpScan<5>::Iterate<2, 32>::Invoke); see lower_ctx.wants_instances. A
+ * specialization of a function template that is no member (a kernel
+ * launched as `k<16><<<...>>>`, a device function template called with its
+ * arguments) needs no body: the lowering reads the template as written,
+ * with the specialization's arguments (inst_note_instantiation). Asking for
+ * those made cudpp's segmented_scan_app.cu instantiate every kernel its
+ * host code names (5.6 s with the toolkit), for the same findings. */
 static bool uninstantiated_spec(lower_ctx *L, CXCursor ref, CXCursor tmpl) {
+  if (clang_getCursorKind(tmpl) == CXCursor_FunctionTemplate &&
+      clang_getCursorKind(ref) == CXCursor_FunctionDecl)
+    return false;
   if (has_body(ref) || !user_code(L, ref))
     return false;
   /* the code it comes from: a member template of a class template

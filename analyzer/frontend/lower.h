@@ -79,12 +79,12 @@ typedef struct lower_ctx {
   unsigned seq;
   bool quiet;
   wl_vec batch_vars; /* CXCursor* (malloc'ed): variables inserted into a batch's arena */
-  /* The unit names a specialization of the project's device code (a
-   * kernel or device function template, a device member of a class template
-   * specialization) whose body clang did not instantiate (a unit parsed with
+  /* The unit names a device member of one of the project's class template
+   * specializations whose body clang did not instantiate (a unit parsed with
    * CXTranslationUnit_Incomplete): the lowering reads those instantiations
    * (WarpScan<5>::Iterate<2, 32>::Invoke, b40c's Cta<KernelPolicy>), so the
-   * file is parsed again with clang's instantiations (parse.c). */
+   * file is parsed again with clang's instantiations (parse.c). Kernel and
+   * device function templates are read as written (uninstantiated_spec). */
   bool wants_instances;
   /* Reading the callee of a wl_half_operator_call: its half-precision
    * candidates are left out (pch_std.h). */
