@@ -874,6 +874,54 @@ START_TEST(test_unrolling_memory_is_bounded) {
 }
 END_TEST
 
+START_TEST(test_failed_unrolling_gives_memory_back) {
+  /* cuda-samples' immaTensorCoreGemm.cu: four unrolling attempts that failed
+   * each left 33 MB in the arena (203 MiB peak for the file). The loops of
+   * lines 5 and 10 run past MAX_UNROLL iterations: each attempt stops, frees
+   * what it made, and the general path finds the races of lines 7 and 12;
+   * the memory the analysis holds stays below what the attempts gave back. */
+  const char *src = "__global__ void k(int *g) {\n"        /* 1 */
+                    "  __shared__ int s[256];\n"           /* 2 */
+                    "  int t = threadIdx.x & 31;\n"        /* 3 */
+                    "  s[t] = g[t];\n"                     /* 4 */
+                    "  for (int i = 0; i < 1000; i++) {\n" /* 5 */
+                    "    if (t < 16)\n"                    /* 6 */
+                    "      s[t] += s[t + 16] + i;\n"       /* 7 */
+                    "    __syncwarp();\n"                  /* 8 */
+                    "  }\n"                                /* 9 */
+                    "  for (int i = 0; i < 1000; i++)\n"   /* 10 */
+                    "    if (t < 8)\n"                     /* 11 */
+                    "      s[t + 64] += s[t + 64 + 4];\n"  /* 12 */
+                    "  g[t] = s[t];\n"                     /* 13 */
+                    "}\n";
+  fixture fx = analyze(src);
+  ASSERT_RACES(fx, 7, 12);
+  ck_assert_msg(wl_smem_arena_given_back(fx.sm) > 0, "the failed attempts gave nothing back");
+  ck_assert_msg(wl_smem_arena_peak(fx.sm) < wl_smem_arena_given_back(fx.sm),
+                "the analysis held %zu bytes, the attempts gave back %zu",
+                wl_smem_arena_peak(fx.sm), wl_smem_arena_given_back(fx.sm));
+  done(&fx);
+  /* an attempt that records a return (the function's frame outlives it)
+   * keeps its memory; the race of line 6 is still found */
+  fixture fr = analyze("__device__ void f(int *g, int *s, int t) {\n" /* 1 */
+                       "  for (int i = 0; i < 1000; i++) {\n"         /* 2 */
+                       "    if (g[i] == 7)\n"                         /* 3 */
+                       "      return;\n"                              /* 4 */
+                       "    if (t < 16)\n"                            /* 5 */
+                       "      s[t] += s[t + 16];\n"                   /* 6 */
+                       "  }\n"                                        /* 7 */
+                       "}\n"                                          /* 8 */
+                       "__global__ void k(int *g) {\n"                /* 9 */
+                       "  __shared__ int s[64];\n"                    /* 10 */
+                       "  int t = threadIdx.x & 31;\n"                /* 11 */
+                       "  s[t] = g[t];\n"                             /* 12 */
+                       "  f(g, s, t);\n"                              /* 13 */
+                       "}\n");
+  ASSERT_RACES(fr, 6);
+  done(&fr);
+}
+END_TEST
+
 /* ---- the analysis in a reported header's view ------------------------------ */
 
 /* The rules run on each reported header as if it were the file analyzed
@@ -1064,6 +1112,7 @@ Suite *wl_suite_shared(void) {
   tcase_add_test(tc, test_thread_below_block_size);
   tcase_add_test(tc, test_loop_without_end_is_bounded);
   tcase_add_test(tc, test_unrolling_memory_is_bounded);
+  tcase_add_test(tc, test_failed_unrolling_gives_memory_back);
   tcase_add_test(tc, test_header_views);
   suite_add_tcase(s, tc);
   return s;

@@ -148,5 +148,10 @@ unsigned long wl_smem_pairs_examined(const wl_smem *sm);
 /* The most memory the analysis of one function held (its arena's bytes;
  * bounded by the work budget). */
 size_t wl_smem_arena_peak(const wl_smem *sm);
+/* The bytes that unrolling attempts which failed gave back (every analyzed
+ * function together): an attempt that stops (too many iterations, a
+ * condition not known in every lane, its own budget) frees what it made,
+ * unless it recorded a return (the function's frame keeps that state). */
+size_t wl_smem_arena_given_back(const wl_smem *sm);
 
 #endif

@@ -29,6 +29,24 @@ void wl_arena_free(wl_arena *a) {
 
 size_t wl_arena_size(const wl_arena *a) { return a->used; }
 
+wl_arena_mark wl_arena_mark_now(const wl_arena *a) {
+  wl_arena_mark m = {a->head, a->head ? a->head->used : 0, a->used};
+  return m;
+}
+
+size_t wl_arena_release(wl_arena *a, wl_arena_mark m) {
+  size_t given = a->used - m.used;
+  while (a->head != m.head) {
+    wl_arena_block *n = a->head->next;
+    free(a->head);
+    a->head = n;
+  }
+  if (a->head)
+    a->head->used = m.head_used;
+  a->used = m.used;
+  return given;
+}
+
 void *wl_arena_alloc(wl_arena *a, size_t n) {
   const size_t align = sizeof(max_align_t);
   n = (n + align - 1) / align * align;

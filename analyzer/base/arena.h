@@ -18,6 +18,16 @@ char *wl_arena_strdup(wl_arena *a, const char *s);
 char *wl_arena_strndup(wl_arena *a, const char *s, size_t n);
 /* The bytes allocated from the arena (not counting its blocks' free tails). */
 size_t wl_arena_size(const wl_arena *a);
+/* A point in an arena's allocations (wl_arena_mark), to give back what was
+ * allocated after it (wl_arena_release). */
+typedef struct wl_arena_mark {
+  wl_arena_block *head;
+  size_t head_used, used;
+} wl_arena_mark;
+wl_arena_mark wl_arena_mark_now(const wl_arena *a);
+/* Frees every allocation made since m (nothing allocated since may be used
+ * again); returns the bytes given back. */
+size_t wl_arena_release(wl_arena *a, wl_arena_mark m);
 /* Copies n pointers into a new arena array. */
 void **wl_arena_dup_ptrs(wl_arena *a, void *const *v, size_t n);
 

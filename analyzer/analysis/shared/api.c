@@ -93,6 +93,7 @@ bool wl_smem_incomplete(const wl_smem *sm) { return sm->incomplete; }
 unsigned long wl_smem_pairs_examined(const wl_smem *sm) { return sm->pairs; }
 
 size_t wl_smem_arena_peak(const wl_smem *sm) { return sm->arena_peak; }
+size_t wl_smem_arena_given_back(const wl_smem *sm) { return sm->arena_given_back; }
 
 size_t wl_smem_nexhausted(const wl_smem *sm) { return sm->exhausted.n; }
 

@@ -18,6 +18,35 @@ const char *smd_intern(ctx *c, const char *s) {
   return d;
 }
 
+struct memo_undo {
+  void *field;
+  size_t size;
+  unsigned char old[sizeof(void *)];
+};
+
+void smd_memo_set(ctx *c, void *field, const void *value, size_t size) {
+  if (c->attempts) {
+    if (c->nundo == c->capundo) {
+      c->capundo = c->capundo ? c->capundo * 2 : 64;
+      c->undo = wl_xrealloc(c->undo, c->capundo * sizeof *c->undo);
+    }
+    struct memo_undo *u = &c->undo[c->nundo++];
+    if (size > sizeof u->old)
+      abort(); /* memos are pointers and flags */
+    u->field = field;
+    u->size = size;
+    memcpy(u->old, field, size);
+  }
+  memcpy(field, value, size);
+}
+
+void smd_memo_undo(ctx *c, size_t n) {
+  while (c->nundo > n) {
+    const struct memo_undo *u = &c->undo[--c->nundo];
+    memcpy(u->field, u->old, u->size);
+  }
+}
+
 static const val VAL_UNK = {.kind = V_UNK, .uni = false};
 static const val VAL_UNK_UNI = {.kind = V_UNK, .uni = true};
 static const cond COND_TRUE = {C_TRUE, WL_C_EQ, NULL, NULL, NULL, true, 0};

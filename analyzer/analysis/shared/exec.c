@@ -13,7 +13,7 @@
 bool smx_step(ctx *c) {
   if (c->exhausted)
     return false;
-  if (++c->steps > c->step_limit || wl_arena_size(&c->ar) > c->arena_limit) {
+  if (++c->steps > c->step_limit || smd_arena_used(c) > c->arena_limit) {
     c->exhausted = true;
     return false;
   }
@@ -425,6 +425,56 @@ static void iterate(ctx *c, state *st, const wl_stmt *s, frame *fr, bool check_c
   }
 }
 
+/* What an unrolling attempt may have to give back: the arena's
+ * allocations since it began, and what refers to them (the memos set since,
+ * interned strings, element variables, values of parameters, lane-form
+ * symbols and the constants made once). */
+typedef struct attempt_mark {
+  wl_arena_mark ar;
+  size_t nundo, nstrings, nelem_vars, ndata_params;
+  unsigned nsyms;
+  const wl_lform **small; /* a copy of c->lc.small */
+  const wl_lform *lane;
+  unsigned long returns;
+} attempt_mark;
+
+static void attempt_begin(ctx *c, attempt_mark *m) {
+  m->ar = wl_arena_mark_now(&c->ar);
+  m->nundo = c->nundo;
+  m->nstrings = c->strings.n;
+  m->nelem_vars = c->elem_vars.n;
+  m->ndata_params = c->data_params.n;
+  m->nsyms = c->lc.nsyms;
+  m->small = wl_xmalloc(sizeof c->lc.small);
+  memcpy(m->small, c->lc.small, sizeof c->lc.small);
+  m->lane = c->lc.lane;
+  m->returns = c->returns;
+  c->attempts++;
+}
+
+/* The attempt is over; when it failed and recorded no return into a frame
+ * that outlives it (a frame's joined state keeps its values), its memory is
+ * given back. Its memos stay noted while an enclosing attempt may still
+ * fail. */
+static void attempt_end(ctx *c, attempt_mark *m, bool failed) {
+  c->attempts--;
+  if (failed && c->returns == m->returns) {
+    if (wl_arena_size(&c->ar) > c->peak)
+      c->peak = wl_arena_size(&c->ar);
+    smd_memo_undo(c, m->nundo);
+    c->strings.n = m->nstrings;
+    c->elem_vars.n = m->nelem_vars;
+    c->data_params.n = m->ndata_params;
+    c->lc.nsyms = m->nsyms;
+    memcpy(c->lc.small, m->small, sizeof c->lc.small);
+    c->lc.lane = m->lane;
+    c->given_back += wl_arena_release(&c->ar, m->ar);
+  } else if (!c->attempts) {
+    c->nundo = 0;
+  }
+  free(m->small);
+}
+
 /* Runs the loop iteration by iteration while its condition is known in every
  * lane; false (and nothing changed) when that fails. */
 static bool try_unroll(ctx *c, state *st, const wl_stmt *s) {
@@ -437,8 +487,10 @@ static bool try_unroll(ctx *c, state *st, const wl_stmt *s) {
     c->step_limit = c->steps + UNROLL_BUDGET;
   if (c->pairs + UNROLL_PAIR_BUDGET < pair_limit)
     c->pair_limit = c->pairs + UNROLL_PAIR_BUDGET;
-  if (wl_arena_size(&c->ar) + UNROLL_ARENA_BUDGET < arena_limit)
-    c->arena_limit = wl_arena_size(&c->ar) + UNROLL_ARENA_BUDGET;
+  if (smd_arena_used(c) + UNROLL_ARENA_BUDGET < arena_limit)
+    c->arena_limit = smd_arena_used(c) + UNROLL_ARENA_BUDGET;
+  attempt_mark mark;
+  attempt_begin(c, &mark);
   state cur;
   smd_st_copy(&cur, st);
   frame fr;
@@ -486,9 +538,9 @@ static bool try_unroll(ctx *c, state *st, const wl_stmt *s) {
   c->iter = outer;
   /* an attempt stopped by its own bounds (not the function's) gives way to
    * the general path, which has what is left of the function's budget (the
-   * memory an attempt took is not given back: it counts against the rest) */
+   * memory an attempt took counts against the rest, given back or not) */
   bool exhausted_here = c->exhausted && c->steps <= limit && c->pairs <= pair_limit &&
-                        wl_arena_size(&c->ar) <= arena_limit;
+                        smd_arena_used(c) <= arena_limit;
   c->step_limit = limit;
   c->pair_limit = pair_limit;
   c->arena_limit = arena_limit;
@@ -498,6 +550,7 @@ static bool try_unroll(ctx *c, state *st, const wl_stmt *s) {
     pop_frame(c, &fr);
     smd_st_free(&cur);
     c->sm->nraces = nraces; /* forget what the attempt found: the general path finds it again */
+    attempt_end(c, &mark, true);
     return false;
   }
   if (fr.has_brk)
@@ -514,6 +567,7 @@ static bool try_unroll(ctx *c, state *st, const wl_stmt *s) {
   cur.g = st->g;
   pop_frame(c, &fr);
   smd_st_move(st, &cur);
+  attempt_end(c, &mark, false);
   return true;
 }
 
@@ -786,6 +840,7 @@ void smx_exec_stmt(ctx *c, state *st, const wl_stmt *s) {
       break;
     }
     if (fr) {
+      c->returns++;
       if (v)
         fr->retv = fr->retv ? smd_join_vals(c, fr->retv, v, NULL) : v;
       if (fr->has_ret)

@@ -47,9 +47,10 @@ struct wl_smem {
   size_t *rslots; /* open addressing over races by pair of expressions */
   size_t nrslots, nrused;
   bool incomplete;
-  unsigned long pairs; /* lane pairs examined, every root together */
-  size_t arena_peak;   /* the largest arena one root's analysis held */
-  wl_vec exhausted;    /* const wl_func*: roots whose analysis ran out of its work budget */
+  unsigned long pairs;     /* lane pairs examined, every root together */
+  size_t arena_peak;       /* the largest arena one root's analysis held */
+  size_t arena_given_back; /* bytes failed unrolling attempts gave back (ctx.given_back) */
+  wl_vec exhausted;        /* const wl_func*: roots whose analysis ran out of its work budget */
   /* const wl_func* -> wl_vec* of the names of the __shared__ variables its
    * body declares, collected once per file (eval.c, unresolved_on_shared) */
   wl_hmap shared_locals;
@@ -281,6 +282,21 @@ typedef struct ctx {
   unsigned seq;
   unsigned long steps, step_limit, pairs, pair_limit, scanned;
   size_t arena_limit; /* bytes the arena may hold: ARENA_BUDGET, less in an unrolling attempt */
+  /* bytes that unrolling attempts which failed gave back (exec.c,
+   * try_unroll): still counted against arena_limit (smd_arena_used), so
+   * every decision is the one made when they were kept; peak: the most the
+   * arena held before giving any back */
+  size_t given_back, peak;
+  /* unrolling attempts in progress, and the memos set meanwhile on objects
+   * that may be older than the innermost one (a guard's lanes, an access's
+   * lanes by value: smd_memo_set), with their old values to put back when
+   * an attempt's memory is given back */
+  unsigned attempts;
+  struct memo_undo *undo;
+  size_t nundo, capundo;
+  /* returns recorded into a function's frame: an attempt that recorded one
+   * keeps its memory (the frame outlives it) */
+  unsigned long returns;
   bool exhausted;
   frame *loops[MAX_LOOP_NEST];
   unsigned nloops;
@@ -304,8 +320,18 @@ typedef struct addr {
   bool uni;
 } addr;
 
+/* The arena's bytes counted against the budgets: what it holds and what
+ * failed unrolling attempts gave back. */
+static inline size_t smd_arena_used(const ctx *c) { return wl_arena_size(&c->ar) + c->given_back; }
+
 /* domain.c */
 const char *smd_intern(ctx *c, const char *s);
+/* *field = the size bytes at value, a memo set on an object the analysis
+ * made earlier: inside an unrolling attempt its old value is kept, to be put
+ * back if the attempt's memory is given back (exec.c). */
+void smd_memo_set(ctx *c, void *field, const void *value, size_t size);
+/* Puts back the old values of the memos set since there were n. */
+void smd_memo_undo(ctx *c, size_t n);
 val *smd_new_val(ctx *c, vkind k);
 const val *smd_vunk(bool uni);
 /* The unknown condition (the same in every lane when uni), and the true one. */

@@ -156,7 +156,7 @@ static void chain_links(ctx *c, const guard *g, const reach *all) {
       k->next = below->link[l];
       r->link[l] = k;
     }
-    x->r = r;
+    smd_memo_set(c, &x->r, &r, sizeof r);
   }
   free(b.v);
   wl_vec_free(&todo);
@@ -216,7 +216,8 @@ static const reach *lanes_of(ctx *c, const guard *g) {
     }
   }
   free(b.v);
-  r->full = true;
+  bool full = true;
+  smd_memo_set(c, &r->full, &full, sizeof full);
   return r;
 }
 
@@ -365,7 +366,8 @@ static const by_value *by_value_of(ctx *c, acc *a) {
     s->v[i] = v;
     s->lane[i] = (unsigned char)l;
   }
-  return a->by_value = s;
+  smd_memo_set(c, &a->by_value, &s, sizeof s);
+  return s;
 }
 
 /* Whether lanes la (doing a) and lb (doing b) can both get there and meet;

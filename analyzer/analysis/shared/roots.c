@@ -252,8 +252,11 @@ static void analyze_root_as(wl_smem *sm, const wl_tu *tu, const wl_func *f, cons
   st.live = true;
   smx_exec_stmt(&c, &st, f->body);
   sm->pairs += c.pairs;
-  if (wl_arena_size(&c.ar) > sm->arena_peak)
-    sm->arena_peak = wl_arena_size(&c.ar);
+  if (wl_arena_size(&c.ar) > c.peak)
+    c.peak = wl_arena_size(&c.ar);
+  if (c.peak > sm->arena_peak)
+    sm->arena_peak = c.peak;
+  sm->arena_given_back += c.given_back;
   if (c.exhausted) {
     sm->incomplete = true;
     bool listed = false;
@@ -264,6 +267,7 @@ static void analyze_root_as(wl_smem *sm, const wl_tu *tu, const wl_func *f, cons
   }
   smd_st_free(&st);
   smd_st_free(&fr.ret);
+  free(c.undo);
   wl_vec_free(&c.strings);
   wl_vec_free(&c.elem_vars);
   wl_vec_free(&c.tid_params);
