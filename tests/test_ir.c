@@ -81,6 +81,66 @@ START_TEST(test_function_kinds) {
 }
 END_TEST
 
+/* wl_count_assignments: each local and parameter counts the expressions of
+ * its function's body that may change it, lambdas being functions of their
+ * own: the same numbers a walk of the body gives for every variable named. */
+typedef struct count_walk {
+  const wl_var *v;
+  unsigned n;
+} count_walk;
+
+static bool walk_count(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  count_walk *cw = ud;
+  cw->n += wl_assigned_var(e) == cw->v;
+  return true;
+}
+
+static bool check_ref_count(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  const wl_func *f = ud;
+  if (e->kind != WL_E_REF || !wl_assignments_counted(e->var) || e->var->assigned_many)
+    return true;
+  count_walk cw = {e->var, 0};
+  wl_visitor w = {NULL, walk_count, &cw, false};
+  wl_walk_stmt(f->body, &w);
+  unsigned memo = e->var->assigned_in == f ? e->var->nassigned : 0;
+  ck_assert_msg(memo == cw.n, "%s in %s: %u counted, %u by a walk", e->var->name, f->name, memo,
+                cw.n);
+  return true;
+}
+
+START_TEST(test_assignment_counts) {
+  wl_tu *tu = parse_src("__device__ int g;\n"
+                        "__global__ void k(int *p, int n) {\n"
+                        "  int a = 1, b = 2, c = 3, d;\n"
+                        "  a += n; b++; --b; int *q = &c; d = a;\n"
+                        "  auto f = [&] __device__ (int x) { c = x; return a + x; };\n"
+                        "  for (int i = 0; i < n; i++) p[i] = f(i) + b + d + *q;\n"
+                        "  n = 0; g = n;\n"
+                        "}\n");
+  const wl_func *k = func(tu, "k");
+  ck_assert(k->assigns_counted);
+  for (unsigned i = 0; i < tu->nfuncs; i++) {
+    wl_visitor v = {NULL, check_ref_count, (void *)tu->funcs[i], false};
+    if (tu->funcs[i]->body)
+      wl_walk_stmt(tu->funcs[i]->body, &v);
+  }
+  /* a: initialized, then +=; b: ++ and --; c: its address taken in k, set
+   * in the lambda (counted there); n: a parameter set once; g: a global,
+   * not counted */
+  const wl_expr *a = nth_expr(k, WL_E_REF, "a", 0), *b = nth_expr(k, WL_E_REF, "b", 0);
+  const wl_expr *c = nth_expr(k, WL_E_REF, "c", 0), *n = nth_expr(k, WL_E_REF, "n", 0);
+  const wl_expr *g = nth_expr(k, WL_E_REF, "g", 0);
+  ck_assert_uint_eq(a->var->nassigned, 1);
+  ck_assert_uint_eq(b->var->nassigned, 2);
+  ck_assert(c->var->assigned_many);
+  ck_assert_uint_eq(n->var->nassigned, 1);
+  ck_assert(!wl_assignments_counted(g->var));
+  wl_tu_free(tu);
+}
+END_TEST
+
 /* A static_assert in a function body keeps its condition on its DECL
  * statement, outside what visitors walk. */
 START_TEST(test_static_assert_cond) {
@@ -800,6 +860,7 @@ Suite *wl_suite_ir(void) {
   TCase *tc = tcase_create("lowering");
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_function_kinds);
+  tcase_add_test(tc, test_assignment_counts);
   tcase_add_test(tc, test_control_flow);
   tcase_add_test(tc, test_expressions_and_variables);
   tcase_add_test(tc, test_asm_and_dependent_calls);

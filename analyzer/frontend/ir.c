@@ -77,6 +77,52 @@ bool wl_expr_is_call(const wl_expr *e, const char *name) {
 }
 
 bool wl_binop_is_assign(int op) { return op >= WL_B_ASSIGN && op <= WL_B_OR_ASSIGN; }
+
+const wl_var *wl_assigned_var(const wl_expr *e) {
+  const wl_expr *t = NULL;
+  if (e->kind == WL_E_BINARY && wl_binop_is_assign(e->op) && e->nargs == 2)
+    t = e->args[0];
+  else if (e->kind == WL_E_UNARY && e->nargs == 1 &&
+           (e->op == WL_U_PREINC || e->op == WL_U_PREDEC || e->op == WL_U_POSTINC ||
+            e->op == WL_U_POSTDEC || e->op == WL_U_ADDROF))
+    t = e->args[0];
+  t = t ? wl_expr_strip(t) : NULL;
+  return t && t->kind == WL_E_REF ? t->var : NULL;
+}
+
+bool wl_assignments_counted(const wl_var *v) {
+  return v && !(v->flags & (WL_V_GLOBAL | WL_V_SHARED | WL_V_EXTERN | WL_V_CONSTANT | WL_V_DEVICE |
+                            WL_V_STATIC | WL_V_FIELD));
+}
+
+static bool note_assigned(const wl_expr *e, const wl_stmt *in, void *ud) {
+  (void)in;
+  const wl_func *f = ud;
+  wl_var *v = (wl_var *)wl_assigned_var(e);
+  if (!wl_assignments_counted(v))
+    return true;
+  if (!v->assigned_in) {
+    v->assigned_in = f;
+    v->nassigned = 1;
+  } else if (v->assigned_in == f) {
+    v->nassigned++;
+  } else {
+    v->assigned_many = true;
+  }
+  return true;
+}
+
+void wl_count_assignments(wl_func *const *funcs, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    wl_func *f = funcs[i];
+    if (f->assigns_counted)
+      continue;
+    f->assigns_counted = true;
+    wl_visitor vis = {NULL, note_assigned, f, false};
+    if (f->body)
+      wl_walk_stmt(f->body, &vis);
+  }
+}
 bool wl_binop_is_compound(int op) { return op > WL_B_ASSIGN && op <= WL_B_OR_ASSIGN; }
 
 const char *wl_binop_spelling(int op) {

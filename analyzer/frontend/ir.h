@@ -248,6 +248,13 @@ struct wl_var {
   long long ival;
   unsigned dims[4]; /* array extents (0 when unknown / not an array) */
   unsigned ndims;
+  /* a local or parameter: the expressions that may change it (wl_assigned_var)
+   * in the body of assigned_in, counted once per function by
+   * wl_count_assignments; assigned_many when more than one function's body
+   * changes it */
+  const wl_func *assigned_in;
+  unsigned nassigned;
+  bool assigned_many;
 };
 
 enum {
@@ -298,6 +305,8 @@ struct wl_func {
   const char **minit_names;
   wl_expr **minit_exprs;
   unsigned nminits;
+  /* wl_count_assignments has counted what its body changes (wl_var.nassigned) */
+  bool assigns_counted;
 };
 #define WL_MAX_TINSTS 8
 /* Statements and expressions nested deeper than this are not lowered: the
@@ -402,7 +411,17 @@ void wl_walk_expr(const wl_expr *e, const wl_stmt *in, const wl_visitor *v);
 /* Expression helpers. */
 const wl_expr *wl_expr_strip(const wl_expr *e); /* skips casts and parentheses-like wrappers */
 bool wl_expr_is_call(const wl_expr *e, const char *name);
-bool wl_binop_is_assign(int op);   /* = and compound assignments */
+bool wl_binop_is_assign(int op); /* = and compound assignments */
+/* The variable e may change: the target of an assignment, increment or
+ * decrement, or the variable whose address it takes (through casts); NULL
+ * for anything else. */
+const wl_var *wl_assigned_var(const wl_expr *e);
+/* Counts, for each local and parameter, the expressions of these functions'
+ * bodies that may change it (lambda bodies are functions of their own):
+ * wl_var.assigned_in, nassigned and assigned_many; each function once. */
+void wl_count_assignments(wl_func *const *funcs, size_t n);
+/* Whether v is counted by wl_count_assignments (a local or a parameter). */
+bool wl_assignments_counted(const wl_var *v);
 bool wl_binop_is_compound(int op); /* +=, -=, ... */
 const char *wl_binop_spelling(int op);
 /* The statement that holds s directly in f (a compound statement whose kid it

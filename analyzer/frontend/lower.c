@@ -2197,4 +2197,5 @@ void lower_link_calls(lower_ctx *L) {
       e->callee = class_member(by_usr, n, e);
   }
   free(by_usr);
+  wl_count_assignments((wl_func *const *)L->funcs.v, L->funcs.n);
 }
