@@ -56,15 +56,7 @@ typedef struct assigned_find {
 static bool find_assigned_var(const wl_expr *e, const wl_stmt *in, void *ud) {
   (void)in;
   assigned_find *a = ud;
-  const wl_expr *t = NULL;
-  if (e->kind == WL_E_BINARY && wl_binop_is_assign(e->op) && e->nargs == 2)
-    t = e->args[0];
-  else if (e->kind == WL_E_UNARY && e->nargs == 1 &&
-           (e->op == WL_U_PREINC || e->op == WL_U_PREDEC || e->op == WL_U_POSTINC ||
-            e->op == WL_U_POSTDEC || e->op == WL_U_ADDROF))
-    t = e->args[0];
-  t = wl_expr_strip(t);
-  if (t && t->kind == WL_E_REF && t->var == a->v)
+  if (a->v && wl_assigned_var(e) == a->v)
     a->found = true;
   return !a->found;
 }
