@@ -66,7 +66,20 @@ void wl_lctx_init(wl_lctx *c, wl_arena *arena) {
 
 void wl_lctx_free(wl_lctx *c) {
   free(c->syms);
+  free(c->made);
   memset(c, 0, sizeof *c);
+}
+
+wl_lctx_mark wl_lctx_mark_now(const wl_lctx *c) {
+  wl_lctx_mark m = {c->nsyms, c->nmade, c->lane};
+  return m;
+}
+
+void wl_lctx_forget(wl_lctx *c, wl_lctx_mark m) {
+  while (c->nmade > m.nmade)
+    c->small[c->made[--c->nmade]] = NULL;
+  c->nsyms = m.nsyms;
+  c->lane = m.lane;
 }
 
 static unsigned add_sym(wl_lctx *c, wl_sym_kind kind, const char *name, long long lo,
@@ -234,8 +247,14 @@ const wl_lform *wl_lf_const(wl_lctx *c, long long v) {
   for (unsigned l = 0; l < WL_LANES; l++)
     k[l] = v;
   const wl_lform *f = wl_lf_lanes(c, k);
-  if (v >= 0 && v < WL_LF_SMALL)
+  if (v >= 0 && v < WL_LF_SMALL) {
+    if (c->nmade == c->capmade) {
+      c->capmade = c->capmade ? c->capmade * 2 : 64;
+      c->made = wl_xrealloc(c->made, c->capmade * sizeof *c->made);
+    }
+    c->made[c->nmade++] = (unsigned)v;
     c->small[v] = f;
+  }
   return f;
 }
 

@@ -75,11 +75,24 @@ typedef struct wl_lctx {
   wl_sym *syms;
   unsigned nsyms, cap;
   const wl_lform *small[WL_LF_SMALL];
+  unsigned *made; /* indexes of small set so far, in order (wl_lctx_forget) */
+  size_t nmade, capmade;
   const wl_lform *lane;
 } wl_lctx;
 
 void wl_lctx_init(wl_lctx *c, wl_arena *arena);
 void wl_lctx_free(wl_lctx *c);
+/* A point in the symbols and the constants made once (wl_lctx_mark_now), to
+ * forget those made after it when the arena memory that holds them is given
+ * back (wl_lctx_forget); changes to older symbols (wl_sym_set_param,
+ * wl_sym_set_below) are kept. */
+typedef struct wl_lctx_mark {
+  unsigned nsyms;
+  size_t nmade;
+  const wl_lform *lane;
+} wl_lctx_mark;
+wl_lctx_mark wl_lctx_mark_now(const wl_lctx *c);
+void wl_lctx_forget(wl_lctx *c, wl_lctx_mark m);
 
 unsigned wl_sym_named(wl_lctx *c, const void *key, const char *name, long long lo, long long hi);
 unsigned wl_sym_fresh(wl_lctx *c, const char *name, long long lo, long long hi);

@@ -78,6 +78,20 @@ bool wl_expr_is_call(const wl_expr *e, const char *name) {
 
 bool wl_binop_is_assign(int op) { return op >= WL_B_ASSIGN && op <= WL_B_OR_ASSIGN; }
 
+bool wl_binop_is_compound(int op) { return op > WL_B_ASSIGN && op <= WL_B_OR_ASSIGN; }
+
+const char *wl_binop_spelling(int op) {
+  static const char *const s[] = {"?",  "*",  "/",  "%",   "+",   "-",  "<<", ">>", "<", ">",  "<=",
+                                  ">=", "==", "!=", "&",   "^",   "|",  "&&", "||", "=", "*=", "/=",
+                                  "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|=", ",", ".*"};
+  return op >= 0 && (size_t)op < sizeof s / sizeof s[0] ? s[op] : "?";
+}
+
+const char *wl_unop_spelling(int op) {
+  static const char *const s[] = {"?", "++", "--", "++", "--", "&", "*", "+", "-", "~", "!", "?"};
+  return op >= 0 && (size_t)op < sizeof s / sizeof s[0] ? s[op] : "?";
+}
+
 const wl_var *wl_assigned_var(const wl_expr *e) {
   const wl_expr *t = NULL;
   if (e->kind == WL_E_BINARY && wl_binop_is_assign(e->op) && e->nargs == 2)
@@ -122,19 +136,6 @@ void wl_count_assignments(wl_func *const *funcs, size_t n) {
     if (f->body)
       wl_walk_stmt(f->body, &vis);
   }
-}
-bool wl_binop_is_compound(int op) { return op > WL_B_ASSIGN && op <= WL_B_OR_ASSIGN; }
-
-const char *wl_binop_spelling(int op) {
-  static const char *const s[] = {"?",  "*",  "/",  "%",   "+",   "-",  "<<", ">>", "<", ">",  "<=",
-                                  ">=", "==", "!=", "&",   "^",   "|",  "&&", "||", "=", "*=", "/=",
-                                  "%=", "+=", "-=", "<<=", ">>=", "&=", "^=", "|=", ",", ".*"};
-  return op >= 0 && (size_t)op < sizeof s / sizeof s[0] ? s[op] : "?";
-}
-
-const char *wl_unop_spelling(int op) {
-  static const char *const s[] = {"?", "++", "--", "++", "--", "&", "*", "+", "-", "~", "!", "?"};
-  return op >= 0 && (size_t)op < sizeof s / sizeof s[0] ? s[op] : "?";
 }
 
 typedef struct parent_search {

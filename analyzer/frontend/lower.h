@@ -118,6 +118,8 @@ enum CXChildVisitResult lower_macro_visitor(CXCursor c, CXCursor parent, CXClien
 void lower_decls(lower_ctx *L, CXCursor parent, unsigned tmpl);
 int lower_cmp_macro(const void *a, const void *b);
 int lower_cmp_func(const void *a, const void *b);
+/* Links each call to the function of L->funcs it names, then counts what
+ * each function's body assigns (wl_count_assignments). */
 void lower_link_calls(lower_ctx *L);
 /* The text of a file of the unit as clang read it (the main file's: the
  * text parsed), asked of clang once per file (lower_ctx.texts); NULL when

@@ -431,23 +431,18 @@ static void iterate(ctx *c, state *st, const wl_stmt *s, frame *fr, bool check_c
  * symbols and the constants made once). */
 typedef struct attempt_mark {
   wl_arena_mark ar;
+  wl_lctx_mark lc;
   size_t nundo, nstrings, nelem_vars, ndata_params;
-  unsigned nsyms;
-  const wl_lform **small; /* a copy of c->lc.small */
-  const wl_lform *lane;
   unsigned long returns;
 } attempt_mark;
 
 static void attempt_begin(ctx *c, attempt_mark *m) {
   m->ar = wl_arena_mark_now(&c->ar);
+  m->lc = wl_lctx_mark_now(&c->lc);
   m->nundo = c->nundo;
   m->nstrings = c->strings.n;
   m->nelem_vars = c->elem_vars.n;
   m->ndata_params = c->data_params.n;
-  m->nsyms = c->lc.nsyms;
-  m->small = wl_xmalloc(sizeof c->lc.small);
-  memcpy(m->small, c->lc.small, sizeof c->lc.small);
-  m->lane = c->lc.lane;
   m->returns = c->returns;
   c->attempts++;
 }
@@ -465,14 +460,11 @@ static void attempt_end(ctx *c, attempt_mark *m, bool failed) {
     c->strings.n = m->nstrings;
     c->elem_vars.n = m->nelem_vars;
     c->data_params.n = m->ndata_params;
-    c->lc.nsyms = m->nsyms;
-    memcpy(c->lc.small, m->small, sizeof c->lc.small);
-    c->lc.lane = m->lane;
+    wl_lctx_forget(&c->lc, m->lc);
     c->given_back += wl_arena_release(&c->ar, m->ar);
   } else if (!c->attempts) {
     c->nundo = 0;
   }
-  free(m->small);
 }
 
 /* Runs the loop iteration by iteration while its condition is known in every
