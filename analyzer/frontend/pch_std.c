@@ -663,6 +663,10 @@ typedef struct check_ctx {
   bool in_half_callee;  /* visiting it: its half-precision candidates do not count */
   wl_hmap same;         /* macro name (owned) -> (void*)1: a guarded definition of the
                            unit's that the section's replaces with the same value */
+  wl_hmap hosts;        /* USR (owned) of a host function of the unit's own code ->
+                           REACH_* (host_reaches) */
+  unsigned host_depth;  /* host_reaches' recursion */
+  bool lenient;         /* in a host body nothing reads (unread_host_body) */
 } check_ctx;
 
 /* The node of a file, or SIZE_MAX. */
@@ -1299,6 +1303,188 @@ bool wl_half_operator_call(CXCursor call, wl_half_op *h) {
   return true;
 }
 
+/* Host functions whose bodies no analysis reads. Lowering reads the code of
+ * a host function only for what a kernel launch takes from it: the launch's
+ * configuration, the asserts of the function that launches, and the values
+ * its callers pass, two levels up (lanes.c host_int, callers_int). In a
+ * host-only function of the unit's own code that reaches no launch (none in
+ * its body, nor in a function of the unit's own code it calls, however
+ * deep), holds no lambda and no device code, and is not constexpr (clang's
+ * CUDA makes those host and device, and device code may fold a call of one),
+ * an overloaded name may find more candidates with the section without
+ * changing a finding: <tuple> or <array> in the section only add overloads
+ * to a host template's `std::swap(a, b)` (kaldi's ReverseVector and
+ * CuArray<T>::Swap: parsed without a section because of them,
+ * feature-spectral-cuda.cu took 4.5 s with the toolkit instead of 1.2 s).
+ * Such a name still counts when the unit reaches none of its candidates (it
+ * would be an error without the section), and so does every other name, the
+ * unit's errors and its macros. */
+enum { REACH_NO = 1, REACH_YES, REACH_BUSY };
+
+static bool host_reaches(check_ctx *c, CXCursor fn);
+
+static bool function_kind(enum CXCursorKind k) {
+  return k == CXCursor_FunctionDecl || k == CXCursor_CXXMethod || k == CXCursor_Constructor ||
+         k == CXCursor_Destructor || k == CXCursor_ConversionFunction ||
+         k == CXCursor_FunctionTemplate;
+}
+
+static enum CXChildVisitResult cuda_attr_visit(CXCursor cur, CXCursor parent, CXClientData data) {
+  (void)parent;
+  enum CXCursorKind k = clang_getCursorKind(cur);
+  if (k == CXCursor_CUDADeviceAttr || k == CXCursor_CUDAGlobalAttr) {
+    *(bool *)data = true;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Continue;
+}
+
+/* A __device__ or __global__ declaration (its attributes are children). */
+static bool device_decl(CXCursor d) {
+  bool dev = false;
+  clang_visitChildren(d, cuda_attr_visit, &dev);
+  return dev;
+}
+
+/* `constexpr` or `consteval` among the tokens before the function's name. */
+static bool constexpr_decl(CXCursor fn) {
+  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(fn);
+  CXSourceRange r =
+      clang_getRange(clang_getRangeStart(clang_getCursorExtent(fn)), clang_getCursorLocation(fn));
+  CXToken *t = NULL;
+  unsigned n = 0;
+  clang_tokenize(tu, r, &t, &n);
+  bool found = false;
+  for (unsigned i = 0; i < n && !found; i++) {
+    if (clang_getTokenKind(t[i]) != CXToken_Keyword)
+      continue;
+    CXString sp = clang_getTokenSpelling(tu, t[i]);
+    const char *w = clang_getCString(sp);
+    found = w && (strcmp(w, "constexpr") == 0 || strcmp(w, "consteval") == 0);
+    clang_disposeString(sp);
+  }
+  clang_disposeTokens(tu, t, n);
+  return found;
+}
+
+/* Whether a function that a host body names may lead to a launch: a launch
+ * itself, a kernel or device function, or a function of the unit's own
+ * code that reaches one; the standard, toolkit and library headers' own
+ * functions do not count (a kernel they launch runs code of theirs, or a
+ * lambda or device functor of the unit's, which the body then names). */
+static bool callee_reaches(check_ctx *c, CXCursor d) {
+  enum CXCursorKind k = clang_getCursorKind(d);
+  if (!function_kind(k))
+    return false;
+  CXString sp = clang_getCursorSpelling(d);
+  const char *name = clang_getCString(sp);
+  bool launch = name && (strcmp(name, "__cudaPushCallConfiguration") == 0 ||
+                         strcmp(name, "cudaConfigureCall") == 0);
+  clang_disposeString(sp);
+  if (launch)
+    return true;
+  if (clang_Location_isInSystemHeader(clang_getCursorLocation(d)))
+    return false;
+  CXCursor def = clang_getCursorDefinition(d);
+  if (clang_Cursor_isNull(def) || clang_isInvalid(clang_getCursorKind(def)))
+    return device_decl(d);
+  return host_reaches(c, def);
+}
+
+static bool dependent_operand(CXCursor cur, CXCursor parent) {
+  enum CXCursorKind pk = clang_getCursorKind(parent);
+  if (pk == CXCursor_BinaryOperator || pk == CXCursor_UnaryOperator ||
+      pk == CXCursor_CompoundAssignOperator || pk == CXCursor_MemberRefExpr ||
+      pk == CXCursor_ArraySubscriptExpr || pk == CXCursor_ConditionalOperator ||
+      pk == CXCursor_ReturnStmt || pk == CXCursor_VarDecl)
+    return true;
+  return pk == CXCursor_CallExpr &&
+         !clang_equalLocations(clang_getRangeStart(clang_getCursorExtent(cur)),
+                               clang_getRangeStart(clang_getCursorExtent(parent)));
+}
+
+static enum CXChildVisitResult first_kid_visit(CXCursor cur, CXCursor parent, CXClientData data) {
+  (void)parent;
+  *(CXCursor *)data = cur;
+  return CXChildVisit_Break;
+}
+
+/* A dependent member `x.f` or `p->f` of an object whose class a system
+ * header declares (`vec->size()` of a `std::vector<T> *`). */
+static bool system_member(CXCursor cur) {
+  if (clang_getCursorKind(cur) != CXCursor_MemberRefExpr)
+    return false;
+  CXCursor base = clang_getNullCursor();
+  clang_visitChildren(cur, first_kid_visit, &base);
+  if (clang_Cursor_isNull(base))
+    return false;
+  CXType t = clang_getCursorType(base);
+  if (t.kind == CXType_Pointer)
+    t = clang_getPointeeType(t);
+  CXCursor d = clang_getTypeDeclaration(t);
+  return !clang_Cursor_isNull(d) && !clang_isInvalid(clang_getCursorKind(d)) &&
+         clang_Location_isInSystemHeader(clang_getCursorLocation(d));
+}
+
+static enum CXChildVisitResult reach_visit(CXCursor cur, CXCursor parent, CXClientData data) {
+  check_ctx *c = ((void **)data)[0];
+  bool *yes = ((void **)data)[1];
+  enum CXCursorKind k = clang_getCursorKind(cur);
+  if (k == CXCursor_LambdaExpr || k == CXCursor_CUDADeviceAttr || k == CXCursor_CUDAGlobalAttr)
+    *yes = true;
+  else if (k == CXCursor_OverloadedDeclRef) {
+    unsigned n = clang_getNumOverloadedDecls(cur);
+    for (unsigned i = 0; i < n && !*yes; i++)
+      *yes = callee_reaches(c, clang_getOverloadedDecl(cur, i));
+  } else if (k == CXCursor_DeclRefExpr || k == CXCursor_MemberRefExpr || k == CXCursor_CallExpr) {
+    CXCursor ref = clang_getCursorReferenced(cur);
+    if (clang_Cursor_isNull(ref) || clang_isInvalid(clang_getCursorKind(ref)))
+      /* a dependent name: it may be called (`x.f()`, `T::f()`) unless it
+       * is an operand, an argument or the object of a member */
+      *yes = k != CXCursor_CallExpr && !dependent_operand(cur, parent) && !system_member(cur);
+    else
+      *yes = callee_reaches(c, ref);
+  }
+  return *yes ? CXChildVisit_Break : CXChildVisit_Recurse;
+}
+
+/* Whether host function fn (a definition of the unit's own code) may reach
+ * a launch or device code; memoized by USR, and yes for a recursion or a
+ * chain too deep to follow. */
+static bool host_reaches(check_ctx *c, CXCursor fn) {
+  if (device_decl(fn))
+    return true;
+  CXString usr = clang_getCursorUSR(fn);
+  const char *u = clang_getCString(usr);
+  if (!u || !*u) {
+    clang_disposeString(usr);
+    return true;
+  }
+  void *known = wl_hmap_get(&c->hosts, u);
+  if (known) {
+    clang_disposeString(usr);
+    return (uintptr_t)known != REACH_NO;
+  }
+  char *key = wl_xstrdup(u);
+  clang_disposeString(usr);
+  wl_hmap_put(&c->hosts, key, (void *)(uintptr_t)REACH_BUSY, true);
+  bool yes = c->host_depth >= 16;
+  if (!yes) {
+    c->host_depth++;
+    void *data[2] = {c, &yes};
+    clang_visitChildren(fn, reach_visit, data);
+    c->host_depth--;
+  }
+  wl_hmap_put(&c->hosts, key, (void *)(uintptr_t)(yes ? REACH_YES : REACH_NO), true);
+  return yes;
+}
+
+/* A definition of a host function whose body nothing reads (above). */
+static bool unread_host_body(check_ctx *c, CXCursor fn) {
+  return function_kind(clang_getCursorKind(fn)) && clang_isCursorDefinition(fn) &&
+         !constexpr_decl(fn) && !host_reaches(c, fn);
+}
+
 static enum CXChildVisitResult ref_visit(CXCursor cur, CXCursor parent, CXClientData data);
 
 /* The children of a wl_half_operator_call, the half-precision candidates
@@ -1340,6 +1526,10 @@ static enum CXChildVisitResult ref_visit(CXCursor cur, CXCursor parent, CXClient
       decl = clang_getOverloadedDecl(cur, i);
       bad = unreached(c, decl, at) && !(c->in_half_callee && wl_half_candidate(decl));
     }
+    /* in a body nothing reads, only a name none of whose candidates the
+     * unit reaches (it would not be found) */
+    for (unsigned i = 0; i < n && bad && c->lenient; i++)
+      bad = unreached(c, clang_getOverloadedDecl(cur, i), at);
   } else if (k == CXCursor_NamespaceRef) {
     /* a namespace is open to all: its members are checked where named */
   } else if (clang_isReference(k) || clang_isExpression(k)) {
@@ -1369,6 +1559,11 @@ static enum CXChildVisitResult ref_visit(CXCursor cur, CXCursor parent, CXClient
     if (clang_getCString(fs))
       wl_buf_printf(&c->what, " (%s:%u)", clang_getCString(fs), line);
     clang_disposeString(fs);
+    clang_getExpansionLocation(loc, &f, &line, NULL, NULL);
+    fs = clang_getFileName(f);
+    if (clang_getCString(fs))
+      wl_buf_printf(&c->what, ", named at %s:%u", clang_getCString(fs), line);
+    clang_disposeString(fs);
     return CXChildVisit_Break;
   }
   if (c->nfirsts && clang_isDeclaration(k) && encloses_first(c, cur)) {
@@ -1376,6 +1571,12 @@ static enum CXChildVisitResult ref_visit(CXCursor cur, CXCursor parent, CXClient
      * without the section */
     c->why = "a standard header first included inside a declaration";
     return CXChildVisit_Break;
+  }
+  if (!c->lenient && unread_host_body(c, cur)) {
+    c->lenient = true;
+    unsigned broke = clang_visitChildren(cur, ref_visit, c);
+    c->lenient = false;
+    return broke ? CXChildVisit_Break : CXChildVisit_Continue;
   }
   return CXChildVisit_Recurse;
 }
@@ -1409,6 +1610,7 @@ static bool differs(wl_pch_std *s, CXTranslationUnit tu, const unsigned char *on
   wl_hmap_init(&c.files, false);
   wl_hmap_init(&c.pos, false);
   wl_hmap_init(&c.same, true);
+  wl_hmap_init(&c.hosts, true);
   CXCursor root = clang_getTranslationUnitCursor(tu);
   clang_visitChildren(root, pp_visit, &c);
   unsigned nd = c.why ? 0 : clang_getNumDiagnostics(tu);
@@ -1436,6 +1638,9 @@ static bool differs(wl_pch_std *s, CXTranslationUnit tu, const unsigned char *on
   for (size_t i = 0; i < c.same.cap; i++)
     free((void *)c.same.slots[i].key);
   wl_hmap_free(&c.same);
+  for (size_t i = 0; i < c.hosts.cap; i++)
+    free((void *)c.hosts.slots[i].key);
+  wl_hmap_free(&c.hosts);
   wl_hmap_free(&c.files);
   for (size_t i = 0; i < c.pending.n; i++)
     free(c.pending.v[i]);

@@ -53,8 +53,12 @@ void wl_pch_std_free(wl_pch_std *s);
  * it defines, before a standard header's first inclusion, a configuration
  * macro (NDEBUG, _GNU_SOURCE...) or a macro whose name the standard headers
  * use, or a macro one of them defines; or it first includes one inside a
- * declaration (a namespace, extern "C"). why (when not NULL) gets the
- * reason and the name it is about. s is not shared between threads (it keeps the standard
+ * declaration (a namespace, extern "C"). In the body of a host function
+ * that no analysis reads (it reaches no launch, holds no lambda or device
+ * code, is not constexpr: pch_std.c, unread_host_body), an overloaded name
+ * counts only when the unit reaches none of its candidates. why (when not
+ * NULL) gets the reason, the name, where it is declared and where the unit
+ * names it. s is not shared between threads (it keeps the standard
  * headers' identifiers once read). */
 bool wl_pch_std_differs(wl_pch_std *s, CXTranslationUnit tu, wl_buf *why);
 

@@ -69,11 +69,12 @@ __global__ void block_sum(const int *in, int *out) {
   printf 'int main() { thrust::device_vector<int> v(8); return MAX((int)v.size(), 1); }\n'
 } >"$D/fn_macro.cu"
 
-# std::abs in a template with <cmath> only (kaldi's kaldi-math.h): the
-# section's <complex> would add its abs to the overloads, cub does not
+# std::abs in a template of device code with <cmath> only (kaldi's
+# cu-kernels.cu): the section's <complex> would add its abs to the
+# overloads, cub does not
 { printf '#include <cmath>\n#include <cub/cub.cuh>\n'
   echo "$KERNEL"
-  printf 'template <typename T> T dist(T a, T b) { return std::abs(a - b); }\n'
+  printf 'template <typename T> __host__ __device__ T dist(T a, T b) { return std::abs(a - b); }\n'
 } >"$D/std_name.cu"
 
 # a template comparing two values of its parameter before cub (cudpp's
@@ -111,13 +112,46 @@ HALF_KERNEL='template <class T> __global__ void tk(T *p) {
 template __global__ void tk<int>(int *);'
 { echo "$HALF_OPS"; printf '#include <cub/cub.cuh>\n'; echo "$HALF_KERNEL"; } >"$D/half_ops.cu"
 # fabs on a value of a template parameter before cub (kaldi's RandPrune in
-# kaldi-math.h): cub brings libstdc++'s <math.h>, whose `using std::fabs`
-# adds candidates; with only cub in the section they would be there too, so
-# that parse is not tried (pch_std.h, wl_pch_std_differs_within)
+# kaldi-math.h): libstdc++'s <math.h>, whose `using std::fabs` adds
+# candidates, is in every parse, as nvcc's crt/math_functions.h includes it
+# ahead of the file (prelude/__warplint_legacy.h): parsed once
 { printf '#include <cmath>\ntemplate <class T> __host__ __device__ T mag(T a) { return fabs(a); }\n'
   printf '#include <cub/cub.cuh>\n'
   echo "$KERNEL"
 } >"$D/fabs_template.cu"
+# std::swap on values of a template parameter before cub, which brings the
+# overloads of <tuple> and <string>: in host and device code, parsed again;
+# with only cub in the section they would be there too, so that parse is
+# not tried (pch_std.h, wl_pch_std_differs_within)
+{ printf '#include <utility>\n'
+  printf 'template <class T> __host__ __device__ void exchange(T &a, T &b) { std::swap(a, b); }\n'
+  printf '#include <cub/cub.cuh>\n'; echo "$KERNEL"
+} >"$D/hd_swap.cu"
+# the same in host code that reaches no launch (kaldi's ReverseVector and
+# CuArray<T>::Swap, a member through a dependent `this->` and a call of a
+# std::vector<T> member): nothing reads those bodies, parsed once
+{ printf '#include <utility>\n#include <vector>\n'
+  printf 'template <class T> void reverse(std::vector<T> *v) {\n'
+  printf '  for (size_t i = 0; i < v->size() / 2; i++) std::swap((*v)[i], (*v)[v->size() - 1 - i]);\n}\n'
+  printf 'template <class T> struct arr {\n  T *d;\n  int n;\n'
+  printf '  void swap(arr *o) { std::swap(this->d, o->d); std::swap(this->n, o->n); }\n};\n'
+  printf '#include <cub/cub.cuh>\n'; echo "$KERNEL"
+} >"$D/host_swap.cu"
+# a host body that launches, calls a function that launches, or is
+# constexpr (host and device for clang) is read: parsed again
+{ printf '#include <utility>\n__global__ void k(int *p);\n'
+  printf 'template <class T> void run(T *a, T *b, int *p) { std::swap(*a, *b); k<<<1, 64>>>(p); }\n'
+  printf '#include <cub/cub.cuh>\n'; echo "$KERNEL"
+} >"$D/host_launch.cu"
+{ printf '#include <utility>\n__global__ void k(int *p);\n'
+  printf 'static void launch(int *p) { k<<<1, 64>>>(p); }\n'
+  printf 'template <class T> void run(T *a, T *b, int *p) { std::swap(*a, *b); launch(p); }\n'
+  printf '#include <cub/cub.cuh>\n'; echo "$KERNEL"
+} >"$D/host_calls_launch.cu"
+{ printf '#include <utility>\n'
+  printf 'template <class T> constexpr T later(T a, T b) { std::swap(a, b); return b; }\n'
+  printf '#include <cub/cub.cuh>\n'; echo "$KERNEL"
+} >"$D/host_constexpr.cu"
 # a call written operator*(a, b) is not an operator expression: without
 # cuda_fp16.hpp's operators it names none, so the file is parsed again
 { printf 'template <class T> __host__ __device__ T times(T a, T b) { return operator*(a, b); }\n'
@@ -126,12 +160,12 @@ template __global__ void tk<int>(int *);'
 } >"$D/written_operator.cu"
 
 for f in proper no_header config_before fn_macro std_name fp16_operator half_ops fabs_template \
-  written_operator; do
+  written_operator hd_swap host_swap host_launch host_calls_launch host_constexpr; do
   "$WL" --no-cache --no-std-pch --format=json "$D/$f.cu" >"$T/$f.off" 2>/dev/null
   "$WL" --no-cache -v --format=json "$D/$f.cu" >"$T/$f.on" 2>"$T/$f.err"
   same "$T/$f.off" "$T/$f.on" "$f.cu: JSON with thrust and cub in the precompiled header differs from --no-std-pch"
   case $f in
-  proper | fn_macro | fp16_operator | half_ops) lacks "$T/$f.err" "parsed again" "$f.cu: parsed a second time" ;;
+  proper | fn_macro | fp16_operator | half_ops | fabs_template | host_swap) lacks "$T/$f.err" "parsed again" "$f.cu: parsed a second time" ;;
   # parsed again with only the headers of thrust and cub it includes (one
   # precompiled header per list of them), checked the same way
   no_header | std_name)
@@ -147,9 +181,14 @@ grep -q '"incomplete"' "$T/proper.on" && fail "proper.cu: analysis reported inco
 contains "$T/config_before.err" "CUB_STDERR" "config_before.cu: the reason names the macro"
 contains "$T/fp16_operator.on" '"rule": "legacy-intrinsic"' "fp16_operator.cu: findings"
 contains "$T/written_operator.err" "operator*" "written_operator.cu: the reason names the operator"
-contains "$T/fabs_template.err" "fabs" "fabs_template.cu: the reason names fabs"
-contains "$T/fabs_template.err" "so do those it includes itself" "fabs_template.cu: parsed with its own cub first"
 contains "$T/fabs_template.on" '"rule": "legacy-intrinsic"' "fabs_template.cu: findings"
+for f in hd_swap host_launch host_calls_launch host_constexpr; do
+  contains "$T/$f.err" "swap (.*), named at .*$f.cu:[0-9]" "$f.cu: the reason names swap where it is used"
+done
+contains "$T/hd_swap.err" "so do those it includes itself" "hd_swap.cu: parsed with its own cub first"
+for f in hd_swap host_swap host_launch; do
+  contains "$T/$f.on" '"rule": "legacy-intrinsic"' "$f.cu: findings"
+done
 # the three races of wsum, each with its fix, whether the template is read
 # before cub or after it (where its operators are candidates in any parse)
 { printf '#include <cub/cub.cuh>\n'; echo "$HALF_OPS"; echo "$HALF_KERNEL"; } >"$D/half_after.cu"

@@ -18,6 +18,14 @@
 #if __has_include(<new>)
 #include <new>
 #endif
+/* nvcc's crt/math_functions.h includes <math.h> (and <cmath>) ahead of the
+ * file, which clang's CUDA wrapper leaves out (it includes only <cmath>):
+ * with libstdc++, <math.h> brings std::fabs, std::abs and the other <cmath>
+ * overloads into the global namespace, so that a template's `fabs(x)`
+ * finds the float overload as nvcc's compilation does (kaldi's RandPrune). */
+#if __has_include(<math.h>)
+#include <math.h>
+#endif
 /* nvcc's host compilation sees the toolkit's min and max (every overload of
  * crt/math_functions.h, the mixed int/unsigned ones included), which clang's
  * CUDA headers declare for device code only: legacy host code that calls
