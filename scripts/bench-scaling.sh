@@ -76,20 +76,25 @@ fi
 
 # --- 1. pathological shapes: time per size, t(2n)/t(n) (2.0 = linear) -------------
 echo
-echo "## pathological shapes (one file each; t(2n)/t(n) = 2.0 is linear)"
-printf '%-11s %6s %9s %8s %9s\n' shape n wall_s rss_MiB "t(n)/t(n/2)"
+echo "## pathological shapes (one file each; linear when t(n)/t(n/2) is the file's growth,"
+echo "## bytes(n)/bytes(n/2): 2.0 for all but macrocalls, whose N/64 invocations of N terms grow 4x)"
+printf '%-11s %6s %9s %8s %11s %11s\n' shape n wall_s rss_MiB "t(n)/t(n/2)" "size_ratio"
 for spec in "straight 250 500 1000 2000" "ifelse 256 512 1024 2048" "macrocalls 256 512 1024 2048" \
   "noshared 256 512 1024 2048" "uniform 100 200 400 800" "returns 500 1000 2000 4000"; do
   set -- $spec
   k=$1
   shift
   prev=""
+  prevb=""
   for n in "$@"; do
     scripts/pathological.sh "$k" "$n" >"$D/$k$n.cu"
+    b=$(wc -c <"$D/$k$n.cu")
     set -- $(measure "$WL" "$D/$k$n.out" "$D/$k$n.cu")
     r=$([ -n "$prev" ] && ratio "$1" "$prev" || echo "")
-    printf '%-11s %6s %9s %8s %9s\n' "$k" "$n" "$1" "$2" "$r"
+    g=$([ -n "$prevb" ] && ratio "$b" "$prevb" || echo "")
+    printf '%-11s %6s %9s %8s %11s %11s\n' "$k" "$n" "$1" "$2" "$r" "$g"
     prev=$1
+    prevb=$b
   done
 done
 if [ -n "${WL_BEFORE:-}" ]; then

@@ -141,6 +141,74 @@ START_TEST(test_assignment_counts) {
 }
 END_TEST
 
+/* The parent a walk of the whole body finds: the first statement holding
+ * s as then_s, else_s or a kid (wl_stmt_parent's answer before it kept
+ * parents). */
+typedef struct parent_walk {
+  const wl_stmt *target, *parent;
+} parent_walk;
+
+static bool walk_parent(const wl_stmt *s, void *ud) {
+  parent_walk *pw = ud;
+  if (pw->parent)
+    return false;
+  if (s->then_s == pw->target || s->else_s == pw->target)
+    pw->parent = s;
+  for (unsigned i = 0; i < s->nkids && !pw->parent; i++)
+    if (s->kids[i] == pw->target)
+      pw->parent = s;
+  return !pw->parent;
+}
+
+typedef struct parent_check {
+  const wl_func *asked; /* the function wl_stmt_parent is asked about */
+  const wl_func *owner; /* the function whose body is walked */
+  unsigned n;
+} parent_check;
+
+static bool check_parent(const wl_stmt *s, void *ud) {
+  parent_check *pc = ud;
+  parent_walk pw = {s, NULL};
+  wl_visitor w = {walk_parent, NULL, &pw, false};
+  if (pc->asked == pc->owner)
+    wl_walk_stmt(pc->asked->body, &w);
+  ck_assert_ptr_eq(wl_stmt_parent(pc->asked, s), pw.parent);
+  pc->n++;
+  return true;
+}
+
+/* wl_stmt_parent gives what a walk of the body finds, for every statement
+ * of every function (a for's init has none; a lambda's statements belong
+ * to the lambda, not to the function holding it). */
+START_TEST(test_stmt_parents) {
+  wl_tu *tu = parse_src("__global__ void k(int *p, int n) {\n"
+                        "  int t = threadIdx.x;\n"
+                        "  if (t < 16) { p[t] = 1; if (n) p[0] = 2; else { p[1] = 3; } }\n"
+                        "  else p[t] = 4;\n"
+                        "  for (int i = 0; i < n; i++) { while (p[i]) p[i]--; }\n"
+                        "  auto f = [&] __device__ (int x) { if (x) p[x] = x; return x; };\n"
+                        "  switch (n) { case 1: p[2] = f(1); break; default: do { n--; } while (n); }\n"
+                        "}\n"
+                        "__device__ int g(int a) { { { return a; } } }\n");
+  unsigned total = 0;
+  for (unsigned i = 0; i < tu->nfuncs; i++)
+    for (unsigned j = 0; j < tu->nfuncs; j++) {
+      const wl_func *asked = tu->funcs[i], *owner = tu->funcs[j];
+      if (!owner->body)
+        continue;
+      parent_check pc = {asked, owner, 0};
+      wl_visitor v = {check_parent, NULL, &pc, false};
+      wl_walk_stmt(owner->body, &v);
+      total += pc.n;
+    }
+  ck_assert_uint_gt(total, 20);
+  const wl_func *k = func(tu, "k");
+  ck_assert_ptr_null(wl_stmt_parent(k, k->body));
+  ck_assert_ptr_eq(wl_stmt_parent(k, body_stmt(k, 1)), k->body);
+  wl_tu_free(tu);
+}
+END_TEST
+
 /* A static_assert in a function body keeps its condition on its DECL
  * statement, outside what visitors walk. */
 START_TEST(test_static_assert_cond) {
@@ -861,6 +929,7 @@ Suite *wl_suite_ir(void) {
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_function_kinds);
   tcase_add_test(tc, test_assignment_counts);
+  tcase_add_test(tc, test_stmt_parents);
   tcase_add_test(tc, test_control_flow);
   tcase_add_test(tc, test_expressions_and_variables);
   tcase_add_test(tc, test_asm_and_dependent_calls);

@@ -138,28 +138,39 @@ void wl_count_assignments(wl_func *const *funcs, size_t n) {
   }
 }
 
-typedef struct parent_search {
-  const wl_stmt *target, *parent;
-} parent_search;
-
-static bool find_parent(const wl_stmt *s, void *ud) {
-  parent_search *ps = ud;
-  if (ps->parent)
-    return false;
-  if (s->then_s == ps->target || s->else_s == ps->target)
-    ps->parent = s;
-  for (unsigned i = 0; i < s->nkids && !ps->parent; i++)
-    if (s->kids[i] == ps->target)
-      ps->parent = s;
-  return !ps->parent;
+/* Each statement's parent, in the order wl_walk_stmt visits them (the first
+ * statement found holding one is its parent; a for's init has none), and
+ * the function it belongs to (the first whose body holds it). */
+static void set_parents(const wl_func *f, wl_stmt *s) {
+  if (!s || s->in_func)
+    return;
+  s->in_func = f;
+  if (s->then_s && !s->then_s->parent)
+    s->then_s->parent = s;
+  if (s->else_s && !s->else_s->parent)
+    s->else_s->parent = s;
+  for (unsigned i = 0; i < s->nkids; i++)
+    if (s->kids[i] && !s->kids[i]->parent)
+      s->kids[i]->parent = s;
+  set_parents(f, s->init);
+  set_parents(f, s->then_s);
+  set_parents(f, s->else_s);
+  for (unsigned i = 0; i < s->nkids; i++)
+    set_parents(f, s->kids[i]);
 }
 
+/* One walk of the body per function, at its first question (the rules ask
+ * for each race: a walk per question made 2,048 lane-dependent if/else
+ * quadratic); the IR is not shared between threads. */
 const wl_stmt *wl_stmt_parent(const wl_func *f, const wl_stmt *s) {
-  parent_search ps = {s, NULL};
-  wl_visitor v = {find_parent, NULL, &ps, false};
-  if (f)
-    wl_walk_stmt(f->body, &v);
-  return ps.parent;
+  if (!f || !s)
+    return NULL;
+  if (!f->parents_set) {
+    wl_func *mf = (wl_func *)f;
+    mf->parents_set = true;
+    set_parents(f, mf->body);
+  }
+  return s->in_func == f ? s->parent : NULL;
 }
 
 /* The built-in operator an unresolved `operatorX` call stands for (WL_B_*),

@@ -221,6 +221,11 @@ struct wl_stmt {
    * folded where it can be); not among the visited nodes (visitors do not
    * walk it), NULL for any other statement */
   wl_expr *assert_cond;
+  /* the statement holding it as then_s, else_s or a kid, and the function
+   * whose body holds it: set for a whole body by its first wl_stmt_parent
+   * (read that, not these) */
+  wl_stmt *parent;
+  const wl_func *in_func;
 };
 
 enum {
@@ -307,6 +312,8 @@ struct wl_func {
   unsigned nminits;
   /* wl_count_assignments has counted what its body changes (wl_var.nassigned) */
   bool assigns_counted;
+  /* wl_stmt_parent has set its statements' parents (wl_stmt.parent) */
+  bool parents_set;
 };
 #define WL_MAX_TINSTS 8
 /* Statements and expressions nested deeper than this are not lowered: the
