@@ -181,15 +181,16 @@ static bool check_parent(const wl_stmt *s, void *ud) {
  * of every function (a for's init has none; a lambda's statements belong
  * to the lambda, not to the function holding it). */
 START_TEST(test_stmt_parents) {
-  wl_tu *tu = parse_src("__global__ void k(int *p, int n) {\n"
-                        "  int t = threadIdx.x;\n"
-                        "  if (t < 16) { p[t] = 1; if (n) p[0] = 2; else { p[1] = 3; } }\n"
-                        "  else p[t] = 4;\n"
-                        "  for (int i = 0; i < n; i++) { while (p[i]) p[i]--; }\n"
-                        "  auto f = [&] __device__ (int x) { if (x) p[x] = x; return x; };\n"
-                        "  switch (n) { case 1: p[2] = f(1); break; default: do { n--; } while (n); }\n"
-                        "}\n"
-                        "__device__ int g(int a) { { { return a; } } }\n");
+  wl_tu *tu =
+      parse_src("__global__ void k(int *p, int n) {\n"
+                "  int t = threadIdx.x;\n"
+                "  if (t < 16) { p[t] = 1; if (n) p[0] = 2; else { p[1] = 3; } }\n"
+                "  else p[t] = 4;\n"
+                "  for (int i = 0; i < n; i++) { while (p[i]) p[i]--; }\n"
+                "  auto f = [&] __device__ (int x) { if (x) p[x] = x; return x; };\n"
+                "  switch (n) { case 1: p[2] = f(1); break; default: do { n--; } while (n); }\n"
+                "}\n"
+                "__device__ int g(int a) { { { return a; } } }\n");
   unsigned total = 0;
   for (unsigned i = 0; i < tu->nfuncs; i++)
     for (unsigned j = 0; j < tu->nfuncs; j++) {
