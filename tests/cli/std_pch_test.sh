@@ -29,17 +29,20 @@ KERNEL='__global__ void k(int *p) {
   echo "$KERNEL"
   printf 'int main() { std::vector<int> v(3); std::string s("x"); printf("%%zu %%s\\n", v.size(), s.c_str()); return local_value; }\n'
 } >"$D/proper.cu"
-# its own atof, which <stdlib.h> declares with another return type
-{ printf '#include "local.h"\nfloat atof(const char *s) { return s ? 1.0f : 0.0f; }\n'
+# its own puts, which <stdio.h> declares with another return type (the
+# prelude brings <stdlib.h>, <string.h> and <math.h>, as nvcc's headers do,
+# but not <stdio.h>)
+{ printf '#include "local.h"\nfloat puts(const char *s) { return s ? 1.0f : 0.0f; }\n'
   echo "$KERNEL"
 } >"$D/own_atof.cu"
-# printf and EXIT_FAILURE without <stdio.h> and <stdlib.h>
+# printf and EXIT_FAILURE without <stdio.h> and <stdlib.h> (the prelude
+# brings EXIT_FAILURE, not printf's host declaration)
 { printf '#include "local.h"\n'
   echo "$KERNEL"
   printf 'int main() { printf("x\\n"); return EXIT_FAILURE; }\n'
 } >"$D/no_header.cu"
-# NULL before the header that defines it
-{ printf '#include "local.h"\nstatic const char *names[] = {"a", NULL};\n#include <stdio.h>\n'
+# EOF before the header that defines it
+{ printf '#include "local.h"\nstatic const int end_of_file = EOF;\n#include <stdio.h>\n'
   echo "$KERNEL"
 } >"$D/before_header.cu"
 # a function-like min defined before <algorithm>
@@ -99,12 +102,12 @@ for f in guard_value guard_type guard_more; do
   check_std "$f" again '.*EPSILON'
 done
 
-# a tree whose files are all parsed again (a common header that uses memcpy
-# without <string.h>, which the prelude does not bring): a worker stops
+# a tree whose files are all parsed again (a common header that uses toupper
+# without <ctype.h>, which the prelude does not bring): a worker stops
 # trying after its first four tries (the header's own analysis may be one),
 # and tries one file again after eight more; the JSON is that of --no-std-pch
 mkdir -p "$T/tree"
-printf '#pragma once\n#include <stdio.h>\nstatic inline void cp(void *d, const void *s) { memcpy(d, s, 4); }\n' >"$T/tree/common.h"
+printf '#pragma once\n#include <stdio.h>\nstatic inline int up(int c) { return toupper(c); }\n' >"$T/tree/common.h"
 i=0
 while [ "$i" -lt 14 ]; do
   { printf '#include "common.h"\n'; echo "$KERNEL" | sed "s/void k(/void k$i(/"; } >"$T/tree/f$i.cu"
@@ -128,9 +131,9 @@ for t in inf1 inf2 inf3; do
   printf '#pragma once\n#include <stdio.h>\nstatic inline int one(void) { return 1; }\n' >"$T/$t/inc/common.h"
 done
 { printf '#include "common.h"\n'; echo "$KERNEL"; printf 'int main() { return one() ? EXIT_FAILURE : 0; }\n'; } >"$T/inf1/src/a.cu"
-# (2, not stdlib.h's 1: a guard giving the standard value keeps the section)
-{ printf '#include "common.h"\n#ifndef EXIT_FAILURE\n#define EXIT_FAILURE 2\n#endif\n'; echo "$KERNEL"
-  printf 'int main() { return one() ? EXIT_FAILURE : 0; }\n'; } >"$T/inf2/src/b.cu"
+# (2, not time.h's 1000000: a guard giving the standard value keeps the section)
+{ printf '#include "common.h"\n#ifndef CLOCKS_PER_SEC\n#define CLOCKS_PER_SEC 2\n#endif\n'; echo "$KERNEL"
+  printf 'int main() { return one() ? CLOCKS_PER_SEC : 0; }\n'; } >"$T/inf2/src/b.cu"
 { printf '#include "nowhere.h"\n'; echo "$KERNEL"; printf 'int main() { return EXIT_FAILURE; }\n'; } >"$T/inf3/src/c.cu"
 for t in inf1 inf2 inf3; do
   "$WL" --no-cuda-path --no-cache --no-std-pch -j1 --format=json "$T/$t" >"$T/$t.off" 2>/dev/null
@@ -139,7 +142,7 @@ for t in inf1 inf2 inf3; do
 done
 contains "$T/inf1.err" 'found with the inferred -I' "inf1: the include is inferred"
 lacks "$T/inf1.err" "parsed again" "inf1: the first parse, thrown away, was parsed again"
-contains "$T/inf2.err" "b.cu: parsed again without the standard headers" "inf2: #ifndef EXIT_FAILURE, not parsed again"
+contains "$T/inf2.err" "b.cu: parsed again without the standard headers" "inf2: #ifndef CLOCKS_PER_SEC, not parsed again"
 lacks "$T/inf3.err" "parsed again" "inf3: parsed again before inference gave up"
 
 # the store: a precompiled header with the standard headers was built and kept
