@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -121,6 +122,7 @@ typedef struct dep_list {
   wl_buf text;
   wl_hmap dirs; /* the directories of the files and of the search path (owned keys) */
   bool bad;     /* a file that cannot be checked later */
+  time_t start; /* when the build began */
 } dep_list;
 
 /* A directory whose entries decided a lookup: a file added there later may
@@ -141,7 +143,13 @@ static void add_dir(dep_list *dl, const char *dir, size_t n) {
   }
 }
 
-/* One line of an entry's list of files: "hash size mtime_s mtime_ns path". */
+/* One line of an entry's list of files: "hash size mtime_s mtime_ns ctime_s
+ * ctime_ns dev ino path". A later check reads the file again only when its
+ * status change time, device or inode differ (a copy, a restore that kept
+ * the time, a write): its own writes change the change time, which no one
+ * can set. A file changed in the two seconds before the build began (it may
+ * have changed between clang's read and this stat) gets 0 0 0 0: always read
+ * again. */
 static void dep_line(CXFile file, CXSourceLocation *stack, unsigned depth, CXClientData data) {
   (void)stack;
   (void)depth;
@@ -159,9 +167,14 @@ static void dep_line(CXFile file, CXSourceLocation *stack, unsigned depth, CXCli
   } else if (!text || strchr(name, '\n') || stat(name, &st) != 0) {
     ud->bad = true;
   } else {
-    wl_buf_printf(out, "%016llx %zu %lld %ld %s\n",
+    bool settled = st.st_ctim.tv_sec + 2 < ud->start;
+    wl_buf_printf(out, "%016llx %zu %lld %ld %lld %ld %llu %llu %s\n",
                   (unsigned long long)wl_fnv1a(WL_FNV_START, text, size), size,
-                  (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec, name);
+                  (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec,
+                  settled ? (long long)st.st_ctim.tv_sec : 0LL,
+                  settled ? (long)st.st_ctim.tv_nsec : 0L,
+                  settled ? (unsigned long long)st.st_dev : 0ULL,
+                  settled ? (unsigned long long)st.st_ino : 0ULL, name);
     const char *slash = strrchr(name, '/');
     if (slash && slash > name)
       add_dir(ud, name, (size_t)(slash - name));
@@ -176,6 +189,7 @@ static bool build(CXIndex index, const char *header, const char *const *args, in
                   struct CXUnsavedFile *uf, unsigned nuf, unsigned how, const char *out,
                   wl_buf *deps, bool *deps_ok) {
   CXTranslationUnit tu = NULL;
+  time_t start = time(NULL);
   /* a complete unit, not CXTranslationUnit_Incomplete: the headers' pending
    * template instantiations are then done here once, not in every file that
    * loads the result (25 ms a file for <cmath> alone) */
@@ -208,7 +222,7 @@ static bool build(CXIndex index, const char *header, const char *const *args, in
   wl_pch_trim_result trimmed;
   ok = ok && wl_pch_trim_file(wl_buf_str(&tmp), &trimmed);
   if (ok && deps) {
-    dep_list dl = {tu, {0}, {0}, false};
+    dep_list dl = {tu, {0}, {0}, false, start};
     wl_buf_init(&dl.text);
     wl_hmap_init(&dl.dirs, true);
     clang_getInclusions(tu, dep_line, &dl);
@@ -282,7 +296,9 @@ static bool write_text(const char *path, const char *text) {
 }
 
 /* Whether every file of an entry's list still has the size, time and bytes
- * it had when the entry was built, and every directory its time. */
+ * it had when the entry was built (the bytes are not read again when the
+ * status change time, device and inode are those recorded: dep_line), and
+ * every directory its time. */
 static bool deps_current(const char *list) {
   for (const char *l = list; *l;) {
     const char *nl = strchr(l, '\n');
@@ -306,13 +322,14 @@ static bool deps_current(const char *list) {
       l = nl + 1;
       continue;
     }
-    unsigned long long hash = 0;
+    unsigned long long hash = 0, dev = 0, ino = 0;
     size_t size = 0;
-    long long sec = 0;
-    long nsec = 0;
+    long long sec = 0, csec = 0;
+    long nsec = 0, cnsec = 0;
     int used = 0;
-    if (sscanf(l, "%llx %zu %lld %ld %n", &hash, &size, &sec, &nsec, &used) != 4 || used <= 0 ||
-        l + used >= nl)
+    if (sscanf(l, "%llx %zu %lld %ld %lld %ld %llu %llu %n", &hash, &size, &sec, &nsec, &csec,
+               &cnsec, &dev, &ino, &used) != 8 ||
+        used <= 0 || l + used >= nl)
       return false;
     char *path = wl_xmalloc((size_t)(nl - l - used) + 1);
     memcpy(path, l + used, (size_t)(nl - l - used));
@@ -320,10 +337,15 @@ static bool deps_current(const char *list) {
     struct stat st;
     bool ok = stat(path, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == size &&
               (long long)st.st_mtim.tv_sec == sec && (long)st.st_mtim.tv_nsec == nsec;
-    size_t len = 0;
-    char *text = ok ? wl_read_file(path, &len) : NULL;
-    ok = ok && text && len == size && wl_fnv1a(WL_FNV_START, text, len) == hash;
-    free(text);
+    bool unchanged = ok && ino && (long long)st.st_ctim.tv_sec == csec &&
+                     (long)st.st_ctim.tv_nsec == cnsec && (unsigned long long)st.st_dev == dev &&
+                     (unsigned long long)st.st_ino == ino;
+    if (ok && !unchanged) {
+      size_t len = 0;
+      char *text = wl_read_file(path, &len);
+      ok = text && len == size && wl_fnv1a(WL_FNV_START, text, len) == hash;
+      free(text);
+    }
     free(path);
     if (!ok)
       return false;
