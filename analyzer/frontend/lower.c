@@ -606,17 +606,6 @@ static bool user_code(lower_ctx *L, CXCursor c);
 static bool has_body(CXCursor c);
 
 /* Whether c has a __device__ or __global__ attribute. */
-static bool device_callable(CXCursor c) {
-  kids k = children(c);
-  bool d = false;
-  for (unsigned i = 0; i < k.n && !d; i++) {
-    enum CXCursorKind ck = clang_getCursorKind(k.v[i]);
-    d = ck == CXCursor_CUDADeviceAttr || ck == CXCursor_CUDAGlobalAttr;
-  }
-  free(k.v);
-  return d;
-}
-
 /* Whether ref, a specialization of tmpl, is device code of the project's
  * own (a device member of a class template specialization) that has no body
  * while its template has one: clang instantiates that body at the end of a
@@ -645,7 +634,7 @@ static bool uninstantiated_spec(lower_ctx *L, CXCursor ref, CXCursor tmpl) {
     t = up;
   }
   CXCursor def = clang_getCursorDefinition(t);
-  return !clang_Cursor_isNull(def) && has_body(def) && device_callable(def);
+  return !clang_Cursor_isNull(def) && has_body(def) && wl_device_decl(def);
 }
 
 static void fill_callee(lower_ctx *L, wl_expr *e, CXCursor ref) {
@@ -1021,8 +1010,7 @@ static wl_expr *lower_call(lower_ctx *L, CXCursor c) {
       clang_getCursorKind(k.v[first + 1]) == CXCursor_CallExpr) {
     CXString sp = clang_getCursorSpelling(k.v[first + 1]);
     const char *cs = clang_getCString(sp);
-    bool cfg = cs && (strcmp(cs, "__cudaPushCallConfiguration") == 0 ||
-                      strcmp(cs, "cudaConfigureCall") == 0);
+    bool cfg = wl_launch_config_name(cs);
     clang_disposeString(sp);
     for (int i = 0; i < n && cfg; i++)
       cfg = !clang_equalCursors(k.v[first + 1], clang_Cursor_getArgument(c, (unsigned)i));

@@ -167,13 +167,20 @@ static void dep_line(CXFile file, CXSourceLocation *stack, unsigned depth, CXCli
   } else if (!text || strchr(name, '\n') || stat(name, &st) != 0) {
     ud->bad = true;
   } else {
-    bool settled = st.st_ctim.tv_sec + 2 < ud->start;
-    wl_buf_printf(
-        out, "%016llx %zu %lld %ld %lld %ld %llu %llu %s\n",
-        (unsigned long long)wl_fnv1a(WL_FNV_START, text, size), size, (long long)st.st_mtim.tv_sec,
-        (long)st.st_mtim.tv_nsec, settled ? (long long)st.st_ctim.tv_sec : 0LL,
-        settled ? (long)st.st_ctim.tv_nsec : 0L, settled ? (unsigned long long)st.st_dev : 0ULL,
-        settled ? (unsigned long long)st.st_ino : 0ULL, name);
+    /* 0 0 0 0 for a file changed since shortly before the build */
+    long long csec = 0;
+    long cnsec = 0;
+    unsigned long long dev = 0, ino = 0;
+    if (st.st_ctim.tv_sec + 2 < ud->start) {
+      csec = (long long)st.st_ctim.tv_sec;
+      cnsec = (long)st.st_ctim.tv_nsec;
+      dev = (unsigned long long)st.st_dev;
+      ino = (unsigned long long)st.st_ino;
+    }
+    wl_buf_printf(out, "%016llx %zu %lld %ld %lld %ld %llu %llu %s\n",
+                  (unsigned long long)wl_fnv1a(WL_FNV_START, text, size), size,
+                  (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec, csec, cnsec, dev, ino,
+                  name);
     const char *slash = strrchr(name, '/');
     if (slash && slash > name)
       add_dir(ud, name, (size_t)(slash - name));

@@ -1339,8 +1339,7 @@ static enum CXChildVisitResult cuda_attr_visit(CXCursor cur, CXCursor parent, CX
   return CXChildVisit_Continue;
 }
 
-/* A __device__ or __global__ declaration (its attributes are children). */
-static bool device_decl(CXCursor d) {
+bool wl_device_decl(CXCursor d) {
   bool dev = false;
   clang_visitChildren(d, cuda_attr_visit, &dev);
   return dev;
@@ -1367,6 +1366,11 @@ static bool constexpr_decl(CXCursor fn) {
   return found;
 }
 
+bool wl_launch_config_name(const char *name) {
+  return name && (strcmp(name, "__cudaPushCallConfiguration") == 0 ||
+                  strcmp(name, "cudaConfigureCall") == 0);
+}
+
 /* Whether a function that a host body names may lead to a launch: a launch
  * itself, a kernel or device function, or a function of the unit's own
  * code that reaches one; the standard, toolkit and library headers' own
@@ -1377,9 +1381,7 @@ static bool callee_reaches(check_ctx *c, CXCursor d) {
   if (!function_kind(k))
     return false;
   CXString sp = clang_getCursorSpelling(d);
-  const char *name = clang_getCString(sp);
-  bool launch = name && (strcmp(name, "__cudaPushCallConfiguration") == 0 ||
-                         strcmp(name, "cudaConfigureCall") == 0);
+  bool launch = wl_launch_config_name(clang_getCString(sp));
   clang_disposeString(sp);
   if (launch)
     return true;
@@ -1387,7 +1389,7 @@ static bool callee_reaches(check_ctx *c, CXCursor d) {
     return false;
   CXCursor def = clang_getCursorDefinition(d);
   if (clang_Cursor_isNull(def) || clang_isInvalid(clang_getCursorKind(def)))
-    return device_decl(d);
+    return wl_device_decl(d);
   return host_reaches(c, def);
 }
 
@@ -1452,7 +1454,7 @@ static enum CXChildVisitResult reach_visit(CXCursor cur, CXCursor parent, CXClie
  * a launch or device code; memoized by USR, and yes for a recursion or a
  * chain too deep to follow. */
 static bool host_reaches(check_ctx *c, CXCursor fn) {
-  if (device_decl(fn))
+  if (wl_device_decl(fn))
     return true;
   CXString usr = clang_getCursorUSR(fn);
   const char *u = clang_getCString(usr);
@@ -1482,7 +1484,7 @@ static bool host_reaches(check_ctx *c, CXCursor fn) {
 /* A definition of a host function whose body nothing reads (above). */
 static bool unread_host_body(check_ctx *c, CXCursor fn) {
   return function_kind(clang_getCursorKind(fn)) && clang_isCursorDefinition(fn) &&
-         !constexpr_decl(fn) && !host_reaches(c, fn);
+         !host_reaches(c, fn) && !constexpr_decl(fn);
 }
 
 static enum CXChildVisitResult ref_visit(CXCursor cur, CXCursor parent, CXClientData data);
@@ -1522,14 +1524,18 @@ static enum CXChildVisitResult ref_visit(CXCursor cur, CXCursor parent, CXClient
     /* any candidate only the section declares may be the one chosen */
     uint32_t at = seq_at(c, loc);
     unsigned n = clang_getNumOverloadedDecls(cur);
-    for (unsigned i = 0; i < n && !bad; i++) {
-      decl = clang_getOverloadedDecl(cur, i);
-      bad = unreached(c, decl, at) && !(c->in_half_callee && wl_half_candidate(decl));
-    }
     /* in a body nothing reads, only a name none of whose candidates the
      * unit reaches (it would not be found) */
-    for (unsigned i = 0; i < n && bad && c->lenient; i++)
-      bad = unreached(c, clang_getOverloadedDecl(cur, i), at);
+    bool any = false, all = n > 0;
+    for (unsigned i = 0; i < n && (c->lenient ? all : !any); i++) {
+      CXCursor d = clang_getOverloadedDecl(cur, i);
+      bool out = unreached(c, d, at) && !(c->in_half_callee && wl_half_candidate(d));
+      if (out)
+        decl = d;
+      any = any || out;
+      all = all && out;
+    }
+    bad = c->lenient ? all : any;
   } else if (k == CXCursor_NamespaceRef) {
     /* a namespace is open to all: its members are checked where named */
   } else if (clang_isReference(k) || clang_isExpression(k)) {

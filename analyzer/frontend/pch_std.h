@@ -103,4 +103,12 @@ bool wl_half_operator_call(CXCursor call, wl_half_op *h);
 /* A function declared in cuda_fp16.hpp or cuda_bf16.hpp of the toolkit. */
 bool wl_half_candidate(CXCursor decl);
 
+/* A __device__ or __global__ declaration (its attributes are children);
+ * shared with lowering. */
+bool wl_device_decl(CXCursor d);
+/* The name of the configuration call clang keeps for a kernel launch
+ * (`k<<<g, b>>>()`): __cudaPushCallConfiguration, or cudaConfigureCall
+ * before CUDA 9.2 and in warplint's declarations. */
+bool wl_launch_config_name(const char *name);
+
 #endif
