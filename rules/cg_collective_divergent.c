@@ -10,9 +10,9 @@
  * tiled_partition(parent, n). A tile collective is fine when the lanes that
  * reach it, known exactly (conditions of the lane id, or of thread ids warp
  * by warp), are whole segments of N lanes; a block collective must not be
- * under lane-divergent control at all. A tile's sync or vote that only
- * threads which have left the kernel miss is fine (they wait for and count
- * only threads that have not exited). A coalesced_group is by definition
+ * under lane-divergent control at all. A tile's sync or vote, or a block
+ * barrier, that only threads which have left the kernel miss is fine (they
+ * wait for and count only threads that have not exited). A coalesced_group is by definition
  * made of the threads that reach its collectives: never reported.
  * The caller's divergence counts, through calls a few levels up. */
 #include <stdio.h>
@@ -188,31 +188,89 @@ static bool tail_of(const wl_stmt *s, const wl_stmt *target) {
   return false;
 }
 
-/* Whether every lane missing at e has left the kernel that holds it: each
- * lane-dependent restriction is a `return` of the kernel, or a loop after
- * which the kernel ends. A tile's sync() and votes wait for and count only
- * the threads that have not exited (as __syncwarp and the *_sync votes do);
- * its shuffles and reductions would read the exited ones. */
-static bool missing_lanes_exited(const wl_lanes *l, const wl_expr *e, const wl_builtin *b) {
-  if (b->kind != WL_BK_BARRIER && b->kind != WL_BK_VOTE && b->kind != WL_BK_MATCH)
+/* Whether `call` is the last thing s runs (`f(...);` or `return f(...);`
+ * in tail position): after it the function returns. */
+static bool tail_call(const wl_stmt *s, const wl_expr *call) {
+  if (!s)
     return false;
+  if ((s->kind == WL_S_EXPR || s->kind == WL_S_RETURN) && s->expr == call)
+    return true;
+  if (s->kind == WL_S_COMPOUND)
+    return s->nkids > 0 && tail_call(s->kids[s->nkids - 1], call);
+  if (s->kind == WL_S_IF)
+    return tail_call(s->then_s, call) || tail_call(s->else_s, call);
+  return false;
+}
+
+/* Whether leaving f leaves the kernel: f is a kernel, or every call of f
+ * (there is at least one) is the last thing a function runs whose leaving
+ * leaves the kernel (cdpAdvancedQuicksort's big_bitonicsort kernel ends
+ * with its call of the device function big_bitonicsort_kernel). */
+static bool leaving_ends_kernel(const wl_lanes *l, const wl_func *f, int depth) {
+  if (f->flags & WL_F_GLOBAL)
+    return true;
+  const wl_expr *const *calls;
+  size_t n = wl_lanes_calls_of(l, f, &calls);
+  if (n == 0 || depth > 8)
+    return false;
+  for (size_t i = 0; i < n; i++) {
+    const wl_func *g = wl_lanes_func_of_expr(l, calls[i]);
+    if (!g || g == f || !g->body || !tail_call(g->body, calls[i]) ||
+        !leaving_ends_kernel(l, g, depth + 1))
+      return false;
+  }
+  return true;
+}
+
+/* Whether every lane that may be missing at e (a call or a collective) has
+ * left the kernel: each lane-dependent restriction of e in its function f
+ * is a `return`, or a loop after which f ends, and leaving f ends the
+ * kernel; where f is called from partial-warp code, the same holds at each
+ * of its calls (nbody's integrateBodies returns early, then calls the
+ * function whose block barriers its threads meet). */
+static bool only_exits_miss(const wl_lanes *l, const wl_expr *e, int depth) {
   const wl_func *f = wl_lanes_func_of_expr(l, e);
-  if (!f || !(f->flags & WL_F_GLOBAL) || !f->body)
+  wl_lane_reach r;
+  if (!f || !f->body || depth > 4 || !wl_lanes_reach_expr(l, e, &r))
     return false;
   wl_lane_reach v[16];
   size_t n = wl_lanes_restrictions(l, e, v, 16);
-  if (n == 0 || n >= 16)
+  if (n >= 16 || (n > 0 && !leaving_ends_kernel(l, f, 0)))
     return false;
   for (size_t i = 0; i < n; i++) {
-    if (v[i].caller_partial)
-      return false;
     if (v[i].kind == WL_LR_EXIT && v[i].exit && v[i].exit->kind == WL_S_RETURN)
       continue;
     if (v[i].kind == WL_LR_LOOP && v[i].stmt && tail_of(f->body, v[i].stmt))
       continue;
     return false;
   }
-  return true;
+  if (!r.caller_partial)
+    return true;
+  const wl_expr *const *calls;
+  size_t nc = wl_lanes_calls_of(l, f, &calls);
+  for (size_t i = 0; i < nc; i++)
+    if (!only_exits_miss(l, calls[i], depth + 1))
+      return false;
+  return nc > 0;
+}
+
+/* Whether the collective e of a group may be missed by lanes that have left
+ * the kernel only. A tile's sync() and votes wait for and count only the
+ * threads that have not exited (as __syncwarp and the *_sync votes do); its
+ * shuffles and reductions would read the exited ones. A thread_block
+ * barrier (`cg::sync(cta)`, `cta.sync()`) waits for the non-exited threads
+ * of the block too: fixtures/gpu/probes/exited_barrier.cu splits warps by an
+ * early return before block barriers on an H200 with no wrong value and no
+ * synccheck error, while the same exchange without the barrier goes wrong. */
+static bool missing_lanes_exited(const wl_lanes *l, const wl_expr *e, const wl_builtin *b,
+                                 const group_info *gi) {
+  if (b->kind != WL_BK_BARRIER && b->kind != WL_BK_VOTE && b->kind != WL_BK_MATCH)
+    return false;
+  /* a dynamic partition larger than a warp synchronizes through block
+   * memory, counting arrivals: only tiles and the block itself */
+  if (gi->size == 0 && (b->kind != WL_BK_BARRIER || strcmp(gi->kind, "thread_block") != 0))
+    return false;
+  return only_exits_miss(l, e, 0);
 }
 
 /* The tile size of a tiled_partition call (<N> or a constant second
@@ -282,7 +340,7 @@ static bool check(const wl_expr *e, const wl_stmt *in, void *ud) {
   const wl_expr *via = NULL;
   if (!part_of_group(sc->l, e, need, 0, &via))
     return true;
-  if (gi.size > 0 && !via && missing_lanes_exited(sc->l, e, b))
+  if (missing_lanes_exited(sc->l, e, b, &gi))
     return true;
   wl_lane_reach r;
   char why[256] = "";
