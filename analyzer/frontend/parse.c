@@ -687,12 +687,29 @@ static bool headers_name_cg(const char *path, const char *text, size_t len,
 }
 
 /* What the precompiled header `pch` with a section holds
- * (wl_pch_std_load), read once per parser; NULL when it cannot be read. */
-static wl_pch_std *std_map(wl_parser *p, const char *pch, unsigned std_line, bool cccl) {
+ * (wl_pch_std_load), read once per parser: from the store's companion file
+ * when an earlier process kept it (c: the run's precompiled headers, NULL:
+ * not looked for), else from the header, and then kept there; NULL when it
+ * cannot be read. */
+static wl_pch_std *std_map(wl_parser *p, wl_pch_cache *c, const char *pch, unsigned std_line,
+                           bool cccl) {
   for (size_t i = 0; i < p->std_pch.n; i++)
     if (strcmp(p->std_pch.v[i], pch) == 0)
       return p->std_maps.v[i];
-  wl_pch_std *s = wl_pch_std_load(p->index, pch, PCH_HEADER, std_line, cccl);
+  size_t len = 0;
+  char *kept = c ? wl_pch_companion_read(c, pch, WL_PCH_COMPANION_STD, &len) : NULL;
+  wl_pch_std *s = kept ? wl_pch_std_restore(kept, len, std_line, cccl) : NULL;
+  free(kept);
+  if (!s) {
+    s = wl_pch_std_load(p->index, pch, PCH_HEADER, std_line, cccl);
+    if (s && c) {
+      wl_buf b;
+      wl_buf_init(&b);
+      wl_pch_std_save(s, std_line, &b);
+      wl_pch_companion_write(c, pch, WL_PCH_COMPANION_STD, b.data, b.len);
+      wl_buf_free(&b);
+    }
+  }
   wl_vec_push(&p->std_pch, wl_xstrdup(pch));
   wl_vec_push(&p->std_maps, (void *)s);
   return s;
@@ -726,7 +743,7 @@ static enum CXErrorCode parse_once(wl_parser *p, const char *path, const char *t
   /* what it holds is read before the file is parsed, so that the memory of
    * reading it back is free again when the file's unit loads it */
   if (pch && in->std_line)
-    (void)std_map(p, pch, in->std_line, in->with_cccl);
+    (void)std_map(p, opts->pch, pch, in->std_line, in->with_cccl);
   if (pch) {
     wl_vec_push(&in->args, "-include-pch");
     wl_vec_push(&in->args, (void *)pch);
@@ -808,7 +825,7 @@ static bool std_worth(wl_parser *p, wl_pch_cache *c) {
  * header must be parsed again without them (wl_pch_std_differs). */
 static bool std_differs(wl_parser *p, CXTranslationUnit ctu, const char *pch, unsigned std_line,
                         bool cccl, wl_buf *why) {
-  wl_pch_std *s = std_map(p, pch, std_line, cccl);
+  wl_pch_std *s = std_map(p, NULL, pch, std_line, cccl);
   if (!s) {
     wl_buf_puts(why, "its precompiled header cannot be read");
     return true;
@@ -826,7 +843,7 @@ static bool std_differs(wl_parser *p, CXTranslationUnit ctu, const char *pch, un
  * costs time only: every unit kept means what it means without a section. */
 static bool own_differs(wl_parser *p, CXTranslationUnit ctu, const char *pch, unsigned std_line,
                         const char *own, wl_buf *why) {
-  wl_pch_std *s = std_map(p, pch, std_line, true);
+  wl_pch_std *s = std_map(p, NULL, pch, std_line, true);
   if (!s)
     return false;
   wl_vec names = {0};

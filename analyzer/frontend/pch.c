@@ -367,16 +367,22 @@ static char *store_path(const wl_pch_cache *c, uint64_t h, const char *tail) {
   return wl_buf_detach(&b);
 }
 
-/* Removes an entry directory and the files in it. */
+/* Removes an entry directory and the files in it (its companion files
+ * too, those of other versions included). */
 static void remove_entry(const char *dir) {
-  static const char *const parts[] = {"key", "deps", "pch"};
-  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+  DIR *d = opendir(dir);
+  struct dirent *de;
+  while (d && (de = readdir(d)) != NULL) {
+    if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+      continue;
     wl_buf p;
     wl_buf_init(&p);
-    wl_buf_printf(&p, "%s/%s", dir, parts[i]);
+    wl_buf_printf(&p, "%s/%s", dir, de->d_name);
     unlink(wl_buf_str(&p));
     wl_buf_free(&p);
   }
+  if (d)
+    closedir(d);
   rmdir(dir);
 }
 
@@ -399,9 +405,17 @@ static void unlock_entry(int fd) {
   }
 }
 
+/* What names one build of an entry: its key and the list of the files it
+ * read, as in the entry (companion files carry it). */
+static uint64_t entry_ident(const char *key, const char *deps) {
+  uint64_t x = wl_fnv1a(WL_FNV_START, key, strlen(key) + 1);
+  return wl_fnv1a(x, deps, strlen(deps));
+}
+
 /* The stored file for `key` linked (or copied) to `out` when the entry's key
- * and files are current. */
-static bool store_fetch(const wl_pch_cache *c, const char *key, uint64_t h, const char *out) {
+ * and files are current; *ident: the entry's entry_ident. */
+static bool store_fetch(const wl_pch_cache *c, const char *key, uint64_t h, const char *out,
+                        uint64_t *ident) {
   int fd = lock_entry(c, h);
   if (fd < 0)
     return false;
@@ -418,6 +432,8 @@ static bool store_fetch(const wl_pch_cache *c, const char *key, uint64_t h, cons
     wl_buf_printf(&p, "%s/deps", dir);
     char *deps = wl_read_file(wl_buf_str(&p), &len);
     ok = deps && deps_current(deps);
+    if (ok)
+      *ident = entry_ident(key, deps);
     free(deps);
   }
   if (ok) {
@@ -542,8 +558,9 @@ static char *shared_file(wl_pch_cache *c, const char *key, CXIndex index, const 
   wl_buf_init(&b);
   wl_buf_printf(&b, "%s/%016llx", c->dir, (unsigned long long)h);
   char *base = wl_buf_detach(&b);
-  char pch[4200], lock[4200], failed[4200], keyfile[4200];
+  char pch[4200], lock[4200], failed[4200], keyfile[4200], identfile[4200];
   snprintf(pch, sizeof pch, "%s.pch", base);
+  snprintf(identfile, sizeof identfile, "%s.ident", base);
   snprintf(lock, sizeof lock, "%s.lock", base);
   snprintf(failed, sizeof failed, "%s.failed", base);
   snprintf(keyfile, sizeof keyfile, "%s.args", base);
@@ -567,21 +584,31 @@ static char *shared_file(wl_pch_cache *c, const char *key, CXIndex index, const 
       wl_buf deps;
       wl_buf_init(&deps);
       bool deps_ok = false;
-      if (wrote && c->store && store_fetch(c, key, h, pch)) {
+      uint64_t ident = 0;
+      if (wrote && c->store && store_fetch(c, key, h, pch, &ident)) {
         result = wl_xstrdup(pch);
         *reused = true;
       } else if (wrote && build(index, header, args, nargs, uf, nuf, how, pch,
                                 c->store ? &deps : NULL, &deps_ok)) {
         result = wl_xstrdup(pch);
         *built = true;
-        if (c->store && deps_ok)
+        if (c->store && deps_ok) {
           store_put(c, key, h, pch, wl_buf_str(&deps));
+          ident = entry_ident(key, wl_buf_str(&deps));
+        }
       } else {
         FILE *ff = fopen(failed, "w");
         if (ff)
           fclose(ff);
       }
       wl_buf_free(&deps);
+      /* which build of the store's entry this file is (companion files) */
+      if (result && ident) {
+        char hex[32];
+        snprintf(hex, sizeof hex, "%016llx", (unsigned long long)ident);
+        if (!write_text(identfile, hex))
+          unlink(identfile);
+      }
     }
     free(seen);
     flock(fd, LOCK_UN);
@@ -686,4 +713,95 @@ void wl_pch_std_outcome(wl_pch_cache *c, int failed, unsigned *tries, unsigned *
   }
   pthread_mutex_unlock(&c->lock);
   close(fd);
+}
+
+/* The store entry (its hash) and the build (entry_ident) of a file of the
+ * run's directory; false when it is not one or came from no entry. */
+static bool file_entry(const wl_pch_cache *c, const char *pch, uint64_t *h, uint64_t *ident) {
+  size_t nd = c->dir ? strlen(c->dir) : 0;
+  size_t n = strlen(pch);
+  if (!c->dir || !c->store || n != nd + 1 + 16 + 4 || strncmp(pch, c->dir, nd) != 0 ||
+      pch[nd] != '/' || strcmp(pch + n - 4, ".pch") != 0)
+    return false;
+  char hex[17];
+  memcpy(hex, pch + nd + 1, 16);
+  hex[16] = '\0';
+  if (strspn(hex, "0123456789abcdef") != 16)
+    return false;
+  *h = strtoull(hex, NULL, 16);
+  char identfile[4200];
+  snprintf(identfile, sizeof identfile, "%.*s.ident", (int)(n - 4), pch);
+  size_t len = 0;
+  char *t = wl_read_file_max(identfile, 64, &len, NULL);
+  bool ok = t && len == 16 && strspn(t, "0123456789abcdef") == 16;
+  if (ok)
+    *ident = strtoull(t, NULL, 16);
+  free(t);
+  return ok;
+}
+
+char *wl_pch_companion_read(wl_pch_cache *c, const char *pch, const char *name, size_t *len) {
+  uint64_t h, ident;
+  *len = 0;
+  if (!file_entry(c, pch, &h, &ident))
+    return NULL;
+  char *dir = store_path(c, h, "");
+  wl_buf p;
+  wl_buf_init(&p);
+  wl_buf_printf(&p, "%s/%s", dir, name);
+  free(dir);
+  size_t n = 0;
+  char *t = wl_read_file_max(wl_buf_str(&p), WL_READ_MAX_DATA, &n, NULL);
+  wl_buf_free(&p);
+  /* the build it was computed from, in its first line */
+  char want[32];
+  snprintf(want, sizeof want, "%016llx\n", (unsigned long long)ident);
+  if (!t || n < 17 || memcmp(t, want, 17) != 0) {
+    free(t);
+    return NULL;
+  }
+  memmove(t, t + 17, n - 17);
+  *len = n - 17;
+  return t;
+}
+
+void wl_pch_companion_write(wl_pch_cache *c, const char *pch, const char *name, const void *data,
+                            size_t len) {
+  uint64_t h, ident;
+  if (!file_entry(c, pch, &h, &ident))
+    return;
+  int fd = lock_entry(c, h);
+  if (fd < 0)
+    return;
+  char *dir = store_path(c, h, "");
+  wl_buf p;
+  wl_buf_init(&p);
+  /* only beside the build it was computed from */
+  wl_buf_printf(&p, "%s/key", dir);
+  size_t n = 0;
+  char *key = wl_read_file(wl_buf_str(&p), &n);
+  buf_reset(&p);
+  wl_buf_printf(&p, "%s/deps", dir);
+  char *deps = wl_read_file(wl_buf_str(&p), &n);
+  if (key && deps && entry_ident(key, deps) == ident) {
+    buf_reset(&p);
+    wl_buf_printf(&p, "%s/%s.%ld.tmp", dir, name, (long)getpid());
+    char *tmp = wl_buf_detach(&p);
+    wl_buf_printf(&p, "%s/%s", dir, name);
+    unlink(tmp);
+    int out = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    char head[32];
+    snprintf(head, sizeof head, "%016llx\n", (unsigned long long)ident);
+    bool ok = out >= 0 && wl_fd_write_all(out, head, 17) && wl_fd_write_all(out, data, len);
+    if (out >= 0 && close(out) != 0)
+      ok = false;
+    if (!ok || rename(tmp, wl_buf_str(&p)) != 0)
+      unlink(tmp);
+    free(tmp);
+  }
+  free(key);
+  free(deps);
+  wl_buf_free(&p);
+  free(dir);
+  unlock_entry(fd);
 }

@@ -40,6 +40,22 @@ void wl_pch_cache_free(wl_pch_cache *c);
 const char *wl_pch_get(wl_pch_cache *c, CXIndex index, const char *header, const char *const *args,
                        int nargs, struct CXUnsavedFile *uf, unsigned nuf, unsigned how);
 
+/* Files kept beside a stored precompiled header, computed from it by a
+ * process that loaded it (pch_std.h: what its standard-header section
+ * holds). The name of the only one. */
+#define WL_PCH_COMPANION_STD "std"
+
+/* The companion file `name` of the precompiled header `pch` (a path
+ * wl_pch_get gave), malloc'ed, when the store has one computed from the
+ * same build of the entry `pch` came from; NULL otherwise (no store, not
+ * yet written, or the entry was built again since). */
+char *wl_pch_companion_read(wl_pch_cache *c, const char *pch, const char *name, size_t *len);
+/* Keeps `data` as the companion file `name` of `pch` in its store entry,
+ * when the entry still holds the build `pch` came from (written under
+ * another name and renamed, under the entry's lock). */
+void wl_pch_companion_write(wl_pch_cache *c, const char *pch, const char *name, const void *data,
+                            size_t len);
+
 /* A translation unit could not load `path`: the arguments it was built for
  * parse without a precompiled header from now on. */
 void wl_pch_reject(wl_pch_cache *c, const char *path);

@@ -21,6 +21,7 @@
 #include "hmap.h"
 #include "ir.h"
 #include "paths.h"
+#include "wire.h"
 
 /* The headers: what CUDA sources commonly include, and what they include
  * in turn. Not <assert.h>/<cassert>: it is read again at every inclusion
@@ -471,6 +472,141 @@ wl_pch_std *wl_pch_std_load(CXIndex index, const char *pch, const char *header, 
   wl_vec_free(&l.edges);
   wl_vec_free(&l.roots);
   wl_vec_free(&l.section);
+  if (!ok) {
+    wl_pch_std_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The map kept beside a stored precompiled header                          */
+
+/* The version of the bytes below; any change of what the load computes
+ * changes it. */
+#define STD_MAP_FORMAT 1
+
+/* Writes a map's names and vectors: count, then each name with its values. */
+static void save_vec_map(const wl_hmap *m, wl_buf *out) {
+  wl_wire_put_u64(out, m->n);
+  for (size_t i = 0; i < m->cap; i++) {
+    const wl_vec *v = m->slots[i].val;
+    if (!m->slots[i].key || !v)
+      continue;
+    wl_wire_put_str(out, m->slots[i].key);
+    wl_wire_put_u64(out, v->n);
+    for (size_t k = 0; k < v->n; k++)
+      wl_wire_put_u64(out, (uint64_t)(uintptr_t)v->v[k]);
+  }
+}
+
+void wl_pch_std_save(const wl_pch_std *s, unsigned first_line, wl_buf *out) {
+  wl_wire_put_u64(out, STD_MAP_FORMAT);
+  wl_wire_put_u64(out, first_line);
+  wl_wire_put_u64(out, s->cccl);
+  wl_wire_put_u64(out, s->nn);
+  /* each node's key (the index's inverse) and name */
+  const char **keys = wl_xcalloc(s->nn + 1, sizeof *keys);
+  for (size_t i = 0; i < s->index.cap; i++)
+    if (s->index.slots[i].key) {
+      uintptr_t node = (uintptr_t)s->index.slots[i].val - 1;
+      if (node < s->nn)
+        keys[node] = s->index.slots[i].key;
+    }
+  for (size_t i = 0; i < s->nn; i++) {
+    wl_wire_put_str(out, keys[i] ? keys[i] : "");
+    wl_wire_put_str(out, s->paths[i]);
+  }
+  free(keys);
+  for (size_t i = 0; i <= s->nn; i++)
+    wl_wire_put_u64(out, s->start[i]);
+  for (size_t i = 0; i < s->start[s->nn]; i++)
+    wl_wire_put_u64(out, s->adj[i]);
+  for (size_t i = 0; i < s->nn; i++)
+    wl_wire_put_u64(out, s->base[i]);
+  save_vec_map(&s->macros, out);
+  save_vec_map(&s->bodies, out);
+}
+
+/* Reads what save_vec_map wrote; each value must be below `below` (0: any)
+ * at even positions when pairs, else at every position. */
+static bool restore_vec_map(wl_wire_reader *r, wl_hmap *m, uint64_t below, bool pairs) {
+  uint64_t n = wl_wire_get_u64(r);
+  for (uint64_t i = 0; i < n && !r->bad; i++) {
+    char *name = wl_wire_get_str(r);
+    uint64_t k = wl_wire_get_u64(r);
+    if (!name || k > r->n - r->at || wl_hmap_get(m, name)) {
+      free(name);
+      return false;
+    }
+    wl_vec *v = wl_xcalloc(1, sizeof *v);
+    wl_hmap_put(m, name, v, false);
+    for (uint64_t j = 0; j < k && !r->bad; j++) {
+      uint64_t x = wl_wire_get_u64(r);
+      if ((!pairs || j % 2 == 0) && (x == 0 || x > below))
+        return false;
+      wl_vec_push(v, (void *)(uintptr_t)x);
+    }
+  }
+  return !r->bad;
+}
+
+wl_pch_std *wl_pch_std_restore(const void *bytes, size_t len, unsigned first_line, bool cccl) {
+  wl_wire_reader r;
+  wl_wire_reader_init(&r, bytes, len);
+  if (wl_wire_get_u64(&r) != STD_MAP_FORMAT || wl_wire_get_u64(&r) != first_line ||
+      wl_wire_get_u64(&r) != (uint64_t)cccl)
+    return NULL;
+  uint64_t nn = wl_wire_get_u64(&r);
+  /* each node takes at least two lengths */
+  if (r.bad || nn == 0 || nn >= UINT32_MAX || nn > (len - r.at) / 16)
+    return NULL;
+  wl_pch_std *s = wl_xcalloc(1, sizeof *s);
+  s->cccl = cccl;
+  wl_hmap_init(&s->index, true);
+  wl_hmap_init(&s->macros, true);
+  wl_hmap_init(&s->idents, true);
+  wl_hmap_init(&s->bodies, true);
+  wl_hmap_init(&s->texts, true);
+  s->paths = wl_xcalloc(nn, sizeof *s->paths);
+  bool ok = true;
+  for (uint64_t i = 0; i < nn && ok; i++) {
+    char *key = wl_wire_get_str(&r);
+    char *path = wl_wire_get_str(&r);
+    ok = key && path && !wl_hmap_get(&s->index, key);
+    if (ok) {
+      wl_hmap_put(&s->index, key, (void *)(uintptr_t)(i + 1), false);
+      s->paths[i] = path;
+      s->nn = i + 1;
+    } else {
+      free(key);
+      free(path);
+    }
+  }
+  if (ok) {
+    s->start = wl_xcalloc(nn + 1, sizeof *s->start);
+    for (uint64_t i = 0; i <= nn && ok; i++) {
+      uint64_t x = wl_wire_get_u64(&r);
+      ok = !r.bad && (i == 0 ? x == 0 : x >= s->start[i - 1]) && x <= (len - r.at) / 8;
+      s->start[i] = (size_t)x;
+    }
+  }
+  if (ok) {
+    s->adj = wl_xcalloc(s->start[nn] + 1, sizeof *s->adj);
+    for (size_t i = 0; i < s->start[nn] && ok; i++) {
+      uint64_t x = wl_wire_get_u64(&r);
+      ok = !r.bad && x < nn;
+      s->adj[i] = (uint32_t)x;
+    }
+    s->base = wl_xcalloc(nn + 1, 1);
+    for (uint64_t i = 0; i < nn && ok; i++) {
+      uint64_t x = wl_wire_get_u64(&r);
+      ok = !r.bad && x <= 1;
+      s->base[i] = (unsigned char)x;
+    }
+  }
+  ok = ok && restore_vec_map(&r, &s->macros, nn, false) &&
+       restore_vec_map(&r, &s->bodies, nn, true) && r.at == r.n;
   if (!ok) {
     wl_pch_std_free(s);
     return NULL;

@@ -45,6 +45,15 @@ wl_pch_std *wl_pch_std_load(CXIndex index, const char *pch, const char *header, 
                             bool cccl);
 void wl_pch_std_free(wl_pch_std *s);
 
+/* What wl_pch_std_load computed, as bytes (wire.h) to keep beside the
+ * stored precompiled header (pch.h, wl_pch_companion_write): reading the
+ * header back and visiting its preprocessing record costs more than the
+ * parse of a small file. wl_pch_std_restore gives the same map back; NULL
+ * when the bytes are not such a map for first_line and cccl (another
+ * version, truncated, or an index out of range). */
+void wl_pch_std_save(const wl_pch_std *s, unsigned first_line, wl_buf *out);
+wl_pch_std *wl_pch_std_restore(const void *bytes, size_t len, unsigned first_line, bool cccl);
+
 /* Whether a translation unit parsed with that precompiled header may mean
  * something else than without its standard headers: one of its files
  * names a declaration or a macro that only standard headers it does not

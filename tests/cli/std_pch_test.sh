@@ -147,6 +147,40 @@ lacks "$T/inf3.err" "parsed again" "inf3: parsed again before inference gave up"
 
 # the store: a precompiled header with the standard headers was built and kept
 grep -l '^strict$' "$T"/cache/pch/*/key >/dev/null 2>&1 && ok || fail "no stored precompiled header with the standard headers"
+
+# what its section holds (pch_std.h) is kept beside it, as the companion file
+# `std` (pch.h), and read from there by the next runs: the same reasons and
+# JSON as when it is computed; one that is damaged, or was computed from
+# another build of the entry, is not read but computed and written again
+rm -rf "$T/cache"
+"$WL" --no-cache -v --format=json "$D/before_header.cu" >"$T/bh1.json" 2>"$T/bh1.err"
+e=$(dirname "$(grep -l '^strict$' "$T"/cache/pch/*/key)")
+[ -d "$e" ] && [ -s "$e/std" ] && ok || fail "no companion file std beside the stored precompiled header"
+reasons() { grep -o 'parsed again without the standard headers.*' "$1"; }
+ino=$(ls -i "$e/std" | cut -d' ' -f1)
+"$WL" --no-cache -v --format=json "$D/before_header.cu" >"$T/bh2.json" 2>"$T/bh2.err"
+same "$T/bh1.json" "$T/bh2.json" "before_header.cu: JSON differs with the kept companion"
+[ "$(reasons "$T/bh1.err")" = "$(reasons "$T/bh2.err")" ] && [ -n "$(reasons "$T/bh2.err")" ] && ok ||
+  fail "before_header.cu: reasons differ with the kept companion: $(reasons "$T/bh2.err")"
+[ "$(ls -i "$e/std" | cut -d' ' -f1)" = "$ino" ] && ok || fail "a current companion file was written again"
+for damage in truncate garbage ident; do
+  if [ "$damage" = truncate ]; then
+    head -c 200 "$e/std" >"$T/std.bad"
+  elif [ "$damage" = garbage ]; then
+    { head -c 17 "$e/std"; head -c 65536 /dev/urandom; } >"$T/std.bad"
+  else
+    { printf '0000000000000000\n'; tail -c +18 "$e/std"; } >"$T/std.bad"
+  fi
+  cp "$T/std.bad" "$e/std"
+  "$WL" --no-cache -v --format=json "$D/before_header.cu" >"$T/bh3.json" 2>"$T/bh3.err"
+  same "$T/bh1.json" "$T/bh3.json" "before_header.cu: JSON differs with a companion ($damage)"
+  [ "$(reasons "$T/bh1.err")" = "$(reasons "$T/bh3.err")" ] && ok ||
+    fail "before_header.cu: reasons differ with a companion ($damage)"
+  cmp -s "$T/std.bad" "$e/std" && fail "a companion ($damage) was kept" || ok
+done
+"$WL" --no-cache --format=json "$D/proper.cu" >"$T/proper.again" 2>/dev/null
+same "$T/proper.on" "$T/proper.again" "proper.cu: JSON differs with the kept companion"
+[ "$(ls -i "$e/std" | cut -d' ' -f1)" != "$ino" ] && ok || fail "the companion was not written again"
 # --no-std-pch and --no-pch never build one
 rm -rf "$T/cache"
 "$WL" --no-cache --no-std-pch --format=json "$D/proper.cu" >/dev/null 2>&1
