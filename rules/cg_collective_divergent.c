@@ -174,6 +174,20 @@ static bool part_of_group(const wl_lanes *l, const wl_expr *e, unsigned size, in
   return false;
 }
 
+/* Whether s runs nothing (absent, `;` or `{}`). */
+static bool empty_stmt(const wl_stmt *s) {
+  return !s || s->kind == WL_S_NULL || (s->kind == WL_S_COMPOUND && s->nkids == 0);
+}
+
+/* The last statement of a compound that runs something (imageDenoising's
+ * `if (...) { ... };` ends with a `;`), or NULL. */
+static const wl_stmt *last_kid(const wl_stmt *s) {
+  for (unsigned i = s->nkids; i > 0; i--)
+    if (!empty_stmt(s->kids[i - 1]))
+      return s->kids[i - 1];
+  return NULL;
+}
+
 /* Whether `target` is the last statement that s runs: after it the
  * function returns. */
 static bool tail_of(const wl_stmt *s, const wl_stmt *target) {
@@ -182,7 +196,7 @@ static bool tail_of(const wl_stmt *s, const wl_stmt *target) {
   if (s == target)
     return true;
   if (s->kind == WL_S_COMPOUND)
-    return s->nkids > 0 && tail_of(s->kids[s->nkids - 1], target);
+    return tail_of(last_kid(s), target);
   if (s->kind == WL_S_IF)
     return tail_of(s->then_s, target) || tail_of(s->else_s, target);
   return false;
@@ -196,7 +210,7 @@ static bool tail_call(const wl_stmt *s, const wl_expr *call) {
   if ((s->kind == WL_S_EXPR || s->kind == WL_S_RETURN) && s->expr == call)
     return true;
   if (s->kind == WL_S_COMPOUND)
-    return s->nkids > 0 && tail_call(s->kids[s->nkids - 1], call);
+    return tail_call(last_kid(s), call);
   if (s->kind == WL_S_IF)
     return tail_call(s->then_s, call) || tail_call(s->else_s, call);
   return false;
@@ -224,7 +238,9 @@ static bool leaving_ends_kernel(const wl_lanes *l, const wl_func *f, int depth) 
 
 /* Whether every lane that may be missing at e (a call or a collective) has
  * left the kernel: each lane-dependent restriction of e in its function f
- * is a `return`, or a loop after which f ends, and leaving f ends the
+ * is a `return`, a loop after which f ends, or an `if` after which f ends
+ * whose other branch runs nothing (imageDenoising's NLM2: the whole kernel
+ * under `if (ix < imageW && iy < imageH)`), and leaving f ends the
  * kernel; where f is called from partial-warp code, the same holds at each
  * of its calls (nbody's integrateBodies returns early, then calls the
  * function whose block barriers its threads meet). */
@@ -241,6 +257,11 @@ static bool only_exits_miss(const wl_lanes *l, const wl_expr *e, int depth) {
     if (v[i].kind == WL_LR_EXIT && v[i].exit && v[i].exit->kind == WL_S_RETURN)
       continue;
     if (v[i].kind == WL_LR_LOOP && v[i].stmt && tail_of(f->body, v[i].stmt))
+      continue;
+    if (v[i].kind == WL_LR_IF && v[i].stmt && v[i].stmt->kind == WL_S_IF &&
+        ((v[i].side == 1 && empty_stmt(v[i].stmt->else_s)) ||
+         (v[i].side == 0 && empty_stmt(v[i].stmt->then_s))) &&
+        tail_of(f->body, v[i].stmt))
       continue;
     return false;
   }
