@@ -1638,6 +1638,70 @@ static enum CXChildVisitResult half_operands(CXCursor cur, CXCursor parent, CXCl
   return r;
 }
 
+/* The parameters of a function template (its ParmDecl children). */
+typedef struct parm_list {
+  CXCursor v[16];
+  unsigned n;
+  bool more;
+} parm_list;
+
+static enum CXChildVisitResult parm_visit(CXCursor cur, CXCursor parent, CXClientData data) {
+  (void)parent;
+  parm_list *p = data;
+  if (clang_getCursorKind(cur) == CXCursor_ParmDecl) {
+    if (p->n == sizeof p->v / sizeof p->v[0]) {
+      p->more = true;
+      return CXChildVisit_Break;
+    }
+    p->v[p->n++] = cur;
+  }
+  return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult has_expr_visit(CXCursor cur, CXCursor parent, CXClientData data) {
+  (void)parent;
+  if (clang_isExpression(clang_getCursorKind(cur))) {
+    *(bool *)data = true;
+    return CXChildVisit_Break;
+  }
+  return CXChildVisit_Continue;
+}
+
+/* Whether the function template candidate d cannot be the one a call of the
+ * unit chooses at `at`: one of its parameters without a default argument
+ * is (a reference or pointer to) a specialization of a class template that
+ * names d's own template parameters (so the argument's type must be deduced
+ * from it: only that class, or one derived from it, fits; no conversion
+ * does), and only files out of reach declare that class template, so that
+ * the unit has no type that fits. <complex>'s `template <typename T> T
+ * abs(const complex<T> &)`, which the section's thrust brings beside
+ * <cmath>'s std::abs (kaldi's cu-kernels.cu calls std::abs on a float in
+ * device code): with or without it, the call chooses the same function. */
+static bool candidate_unfit(check_ctx *c, CXCursor d, uint32_t at) {
+  if (clang_getCursorKind(d) != CXCursor_FunctionTemplate)
+    return false;
+  parm_list p = {.n = 0, .more = false};
+  clang_visitChildren(d, parm_visit, &p);
+  for (unsigned i = 0; i < p.n; i++) {
+    bool dflt = false;
+    clang_visitChildren(p.v[i], has_expr_visit, &dflt);
+    if (dflt)
+      continue;
+    CXType t = clang_getCursorType(p.v[i]);
+    if (t.kind == CXType_LValueReference || t.kind == CXType_RValueReference ||
+        t.kind == CXType_Pointer)
+      t = clang_getPointeeType(t);
+    /* a dependent specialization's declaration is the class template; one
+     * of fixed arguments (complex<double>) is a class, and converts */
+    CXCursor td = clang_getTypeDeclaration(t);
+    if (clang_getCursorKind(td) == CXCursor_ClassTemplate && unreached(c, td, at) &&
+        !visible(c, clang_getCursorDefinition(td), at) &&
+        !visible(c, clang_getCanonicalCursor(td), at))
+      return true;
+  }
+  return false;
+}
+
 /* Every name the unit's own code refers to, where it does. */
 static enum CXChildVisitResult ref_visit(CXCursor cur, CXCursor parent, CXClientData data) {
   (void)parent;
@@ -1666,9 +1730,11 @@ static enum CXChildVisitResult ref_visit(CXCursor cur, CXCursor parent, CXClient
     for (unsigned i = 0; i < n && (c->lenient ? all : !any); i++) {
       CXCursor d = clang_getOverloadedDecl(cur, i);
       bool out = unreached(c, d, at) && !(c->in_half_callee && wl_half_candidate(d));
-      if (out)
+      /* (a candidate no call of the unit can choose changes no choice) */
+      bool counts = out && (c->lenient || !candidate_unfit(c, d, at));
+      if (c->lenient ? out : counts)
         decl = d;
-      any = any || out;
+      any = any || counts;
       all = all && out;
     }
     bad = c->lenient ? all : any;

@@ -70,8 +70,10 @@ __global__ void block_sum(const int *in, int *out) {
 } >"$D/fn_macro.cu"
 
 # std::abs in a template of device code with <cmath> only (kaldi's
-# cu-kernels.cu): the section's <complex> would add its abs to the
-# overloads, cub does not
+# cu-kernels.cu): the section's <complex> adds its `abs(const complex<T> &)`
+# to the overloads, which no call of the file can choose (it has no type
+# from which T is deduced there: <complex> is out of its reach), so the
+# file is parsed once (pch_std.c, candidate_unfit)
 { printf '#include <cmath>\n#include <cub/cub.cuh>\n'
   echo "$KERNEL"
   printf 'template <typename T> __host__ __device__ T dist(T a, T b) { return std::abs(a - b); }\n'
@@ -165,16 +167,15 @@ for f in proper no_header config_before fn_macro std_name fp16_operator half_ops
   "$WL" --no-cache -v --format=json "$D/$f.cu" >"$T/$f.on" 2>"$T/$f.err"
   same "$T/$f.off" "$T/$f.on" "$f.cu: JSON with thrust and cub in the precompiled header differs from --no-std-pch"
   case $f in
-  proper | fn_macro | fp16_operator | half_ops | fabs_template | host_swap) lacks "$T/$f.err" "parsed again" "$f.cu: parsed a second time" ;;
+  proper | fn_macro | fp16_operator | half_ops | fabs_template | host_swap | std_name) lacks "$T/$f.err" "parsed again" "$f.cu: parsed a second time" ;;
   # parsed again with only the headers of thrust and cub it includes (one
   # precompiled header per list of them), checked the same way
-  no_header | std_name)
+  no_header)
     contains "$T/$f.err" "$f.cu: parsed again with only the CUDA C++ core libraries it includes" "$f.cu: not parsed again with its own"
     lacks "$T/$f.err" "parsed again without" "$f.cu: parsed without a section" ;;
   *) contains "$T/$f.err" "$f.cu: parsed again without the standard headers and the CUDA C++ core libraries" "$f.cu: not parsed again" ;;
   esac
 done
-contains "$T/std_name.err" "abs" "std_name.cu: the reason names abs"
 contains "$T/std_name.on" '"rule": "legacy-intrinsic"' "std_name.cu: findings"
 contains "$T/proper.on" '"rule": "legacy-intrinsic"' "proper.cu: findings"
 grep -q '"incomplete"' "$T/proper.on" && fail "proper.cu: analysis reported incomplete" || ok
