@@ -41,7 +41,7 @@ contains "$T/toolkit.json" '"rule": "legacy-intrinsic"' "toolkit mode reports"
 # the toolkit's tiles too: tile_sum(t, v) converts a thread_block_tile<32,
 # thread_block> to the parameter's thread_block_tile<32> with a conversion
 # function, which must not hide the call
-contains "$T/toolkit.txt" "tiles.cu 57 .* cg-collective-divergent" "toolkit: a tile passed by value"
+contains "$T/toolkit.txt" "tiles.cu 59 .* cg-collective-divergent" "toolkit: a tile passed by value"
 left=$(find "$T/tmp" -mindepth 1 | wc -l)
 [ "$left" -eq 0 ] && ok || fail "the precompiled headers were left in TMPDIR ($left entries)"
 
