@@ -405,6 +405,17 @@ static void unlock_entry(int fd) {
   }
 }
 
+/* The text of the file `name` of an entry directory, or NULL. */
+static char *entry_part(const char *dir, const char *name) {
+  wl_buf p;
+  wl_buf_init(&p);
+  wl_buf_printf(&p, "%s/%s", dir, name);
+  size_t len = 0;
+  char *t = wl_read_file(wl_buf_str(&p), &len);
+  wl_buf_free(&p);
+  return t;
+}
+
 /* What names one build of an entry: its key and the list of the files it
  * read, as in the entry (companion files carry it). */
 static uint64_t entry_ident(const char *key, const char *deps) {
@@ -422,15 +433,11 @@ static bool store_fetch(const wl_pch_cache *c, const char *key, uint64_t h, cons
   char *dir = store_path(c, h, "");
   wl_buf p;
   wl_buf_init(&p);
-  wl_buf_printf(&p, "%s/key", dir);
-  size_t len = 0;
-  char *seen = wl_read_file(wl_buf_str(&p), &len);
+  char *seen = entry_part(dir, "key");
   bool ok = seen && strcmp(seen, key) == 0;
   free(seen);
   if (ok) {
-    buf_reset(&p);
-    wl_buf_printf(&p, "%s/deps", dir);
-    char *deps = wl_read_file(wl_buf_str(&p), &len);
+    char *deps = entry_part(dir, "deps");
     ok = deps && deps_current(deps);
     if (ok)
       *ident = entry_ident(key, deps);
@@ -777,14 +784,8 @@ void wl_pch_companion_write(wl_pch_cache *c, const char *pch, const char *name, 
   wl_buf p;
   wl_buf_init(&p);
   /* only beside the build it was computed from */
-  wl_buf_printf(&p, "%s/key", dir);
-  size_t n = 0;
-  char *key = wl_read_file(wl_buf_str(&p), &n);
-  buf_reset(&p);
-  wl_buf_printf(&p, "%s/deps", dir);
-  char *deps = wl_read_file(wl_buf_str(&p), &n);
+  char *key = entry_part(dir, "key"), *deps = entry_part(dir, "deps");
   if (key && deps && entry_ident(key, deps) == ident) {
-    buf_reset(&p);
     wl_buf_printf(&p, "%s/%s.%ld.tmp", dir, name, (long)getpid());
     char *tmp = wl_buf_detach(&p);
     wl_buf_printf(&p, "%s/%s", dir, name);

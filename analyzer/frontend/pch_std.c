@@ -385,11 +385,8 @@ void wl_pch_std_free(wl_pch_std *s) {
   free(s);
 }
 
-wl_pch_std *wl_pch_std_load(CXIndex index, const char *pch, const char *header, unsigned first_line,
-                            bool cccl) {
-  CXTranslationUnit ptu = NULL;
-  if (clang_createTranslationUnit2(index, pch, &ptu) != CXError_Success || !ptu)
-    return NULL;
+/* An empty map. */
+static wl_pch_std *std_new(bool cccl) {
   wl_pch_std *s = wl_xcalloc(1, sizeof *s);
   s->cccl = cccl;
   wl_hmap_init(&s->index, true);
@@ -397,6 +394,15 @@ wl_pch_std *wl_pch_std_load(CXIndex index, const char *pch, const char *header, 
   wl_hmap_init(&s->idents, true);
   wl_hmap_init(&s->bodies, true);
   wl_hmap_init(&s->texts, true);
+  return s;
+}
+
+wl_pch_std *wl_pch_std_load(CXIndex index, const char *pch, const char *header, unsigned first_line,
+                            bool cccl) {
+  CXTranslationUnit ptu = NULL;
+  if (clang_createTranslationUnit2(index, pch, &ptu) != CXError_Success || !ptu)
+    return NULL;
+  wl_pch_std *s = std_new(cccl);
   load_ctx l;
   memset(&l, 0, sizeof l);
   l.s = s;
@@ -561,13 +567,7 @@ wl_pch_std *wl_pch_std_restore(const void *bytes, size_t len, unsigned first_lin
   /* each node takes at least two lengths */
   if (r.bad || nn == 0 || nn >= UINT32_MAX || nn > (len - r.at) / 16)
     return NULL;
-  wl_pch_std *s = wl_xcalloc(1, sizeof *s);
-  s->cccl = cccl;
-  wl_hmap_init(&s->index, true);
-  wl_hmap_init(&s->macros, true);
-  wl_hmap_init(&s->idents, true);
-  wl_hmap_init(&s->bodies, true);
-  wl_hmap_init(&s->texts, true);
+  wl_pch_std *s = std_new(cccl);
   s->paths = wl_xcalloc(nn, sizeof *s->paths);
   bool ok = true;
   for (uint64_t i = 0; i < nn && ok; i++) {
