@@ -188,33 +188,22 @@ static const wl_stmt *last_kid(const wl_stmt *s) {
   return NULL;
 }
 
-/* Whether `target` is the last statement that s runs: after it the
- * function returns. */
-static bool tail_of(const wl_stmt *s, const wl_stmt *target) {
+/* Whether s ends with `target` (a statement), or with `call` as a
+ * statement (`f(...);` or `return f(...);`): the last thing s runs, after
+ * which the function returns. */
+static bool ends_with(const wl_stmt *s, const wl_stmt *target, const wl_expr *call) {
   if (!s)
     return false;
-  if (s == target)
+  if (s == target || (call && (s->kind == WL_S_EXPR || s->kind == WL_S_RETURN) && s->expr == call))
     return true;
   if (s->kind == WL_S_COMPOUND)
-    return tail_of(last_kid(s), target);
+    return ends_with(last_kid(s), target, call);
   if (s->kind == WL_S_IF)
-    return tail_of(s->then_s, target) || tail_of(s->else_s, target);
+    return ends_with(s->then_s, target, call) || ends_with(s->else_s, target, call);
   return false;
 }
 
-/* Whether `call` is the last thing s runs (`f(...);` or `return f(...);`
- * in tail position): after it the function returns. */
-static bool tail_call(const wl_stmt *s, const wl_expr *call) {
-  if (!s)
-    return false;
-  if ((s->kind == WL_S_EXPR || s->kind == WL_S_RETURN) && s->expr == call)
-    return true;
-  if (s->kind == WL_S_COMPOUND)
-    return tail_call(last_kid(s), call);
-  if (s->kind == WL_S_IF)
-    return tail_call(s->then_s, call) || tail_call(s->else_s, call);
-  return false;
-}
+static bool tail_of(const wl_stmt *s, const wl_stmt *target) { return ends_with(s, target, NULL); }
 
 /* Whether leaving f leaves the kernel: f is a kernel, or every call of f
  * (there is at least one) is the last thing a function runs whose leaving
@@ -229,7 +218,7 @@ static bool leaving_ends_kernel(const wl_lanes *l, const wl_func *f, int depth) 
     return false;
   for (size_t i = 0; i < n; i++) {
     const wl_func *g = wl_lanes_func_of_expr(l, calls[i]);
-    if (!g || g == f || !g->body || !tail_call(g->body, calls[i]) ||
+    if (!g || g == f || !g->body || !ends_with(g->body, NULL, calls[i]) ||
         !leaving_ends_kernel(l, g, depth + 1))
       return false;
   }

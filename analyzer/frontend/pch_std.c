@@ -1639,20 +1639,18 @@ static enum CXChildVisitResult half_operands(CXCursor cur, CXCursor parent, CXCl
 }
 
 /* The parameters of a function template (its ParmDecl children). */
+/* (the first 16: an unfit one among them is enough) */
 typedef struct parm_list {
   CXCursor v[16];
   unsigned n;
-  bool more;
 } parm_list;
 
 static enum CXChildVisitResult parm_visit(CXCursor cur, CXCursor parent, CXClientData data) {
   (void)parent;
   parm_list *p = data;
   if (clang_getCursorKind(cur) == CXCursor_ParmDecl) {
-    if (p->n == sizeof p->v / sizeof p->v[0]) {
-      p->more = true;
+    if (p->n == sizeof p->v / sizeof p->v[0])
       return CXChildVisit_Break;
-    }
     p->v[p->n++] = cur;
   }
   return CXChildVisit_Continue;
@@ -1680,7 +1678,7 @@ static enum CXChildVisitResult has_expr_visit(CXCursor cur, CXCursor parent, CXC
 static bool candidate_unfit(check_ctx *c, CXCursor d, uint32_t at) {
   if (clang_getCursorKind(d) != CXCursor_FunctionTemplate)
     return false;
-  parm_list p = {.n = 0, .more = false};
+  parm_list p = {.n = 0};
   clang_visitChildren(d, parm_visit, &p);
   for (unsigned i = 0; i < p.n; i++) {
     bool dflt = false;
