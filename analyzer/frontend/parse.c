@@ -288,9 +288,19 @@ static const char toolkit_pch[] = "#if __has_include(<cooperative_groups.h>)\n"
 /* What the precompiled header holds besides the CUDA headers: nothing, the
  * C and C++ standard headers (pch_std.h), or those and the CUDA C++ core
  * libraries (with a toolkit); or (SECTION_CCCL_OWN, with a toolkit) only
- * the headers of the core libraries that the file itself includes, in its
- * order (cccl_own), for a file that the standard headers made parse again. */
-typedef enum pch_section { SECTION_NONE, SECTION_STD, SECTION_CCCL, SECTION_CCCL_OWN } pch_section;
+ * the headers of the core libraries and the toolkit's libraries that the
+ * file itself includes, in its order (cccl_own), for a file that the
+ * standard headers made parse again; or (SECTION_STD_OWN, with a toolkit)
+ * the standard headers and those of the toolkit's libraries the file
+ * includes itself, for a file that includes some but none of the core
+ * libraries (library_header). */
+typedef enum pch_section {
+  SECTION_NONE,
+  SECTION_STD,
+  SECTION_CCCL,
+  SECTION_CCCL_OWN,
+  SECTION_STD_OWN
+} pch_section;
 
 /* Where the cooperative groups go in it (with a toolkit): nowhere; before
  * everything, for a file that names them itself; in the section, for a
@@ -430,7 +440,7 @@ static void invocation_init(invocation *in, const wl_parse_opts *opts, unsigned 
       wl_pch_cccl_append(&t);
       in->with_cccl = true;
     }
-    if (std == SECTION_CCCL_OWN && opts->cuda_path && own) {
+    if ((std == SECTION_CCCL_OWN || std == SECTION_STD_OWN) && opts->cuda_path && own) {
       wl_buf_puts(&t, own);
       in->with_cccl = true;
     }
@@ -511,18 +521,40 @@ static int include_line(const char *l, const char *e, const char **name, size_t 
   return 2;
 }
 
+/* The toolkit's library headers that cost a file including one 0.2-0.4 s
+ * to parse for itself (cublas_v2.h 0.3 s, most of it cuda_bf16.h's
+ * intrinsics; CUDA 13): a file that includes some with <...> gets them in
+ * its precompiled header's section (SECTION_STD_OWN, or SECTION_CCCL_OWN
+ * after the core libraries), with their function bodies skipped. Only those
+ * the file includes: NVIDIA's helper_cuda.h tests the libraries' include
+ * guards (#ifdef _CUFFT_H_), so that a section holding the others would
+ * make such a file parse again. Not the cheap ones (cufft.h, curand.h,
+ * cuda_fp16.h: 0.01-0.08 s), which would cost a precompiled header of their
+ * own (0.7-1 s to build, once) for little. */
+static const char *const library_headers[] = {
+    "cuda_bf16.h", "cublas_v2.h", "cublas_api.h", "cusparse.h", "cusolverDn.h", "curand_kernel.h",
+};
+
+static bool library_header(const char *name, size_t n) {
+  for (size_t i = 0; i < sizeof library_headers / sizeof library_headers[0]; i++)
+    if (strlen(library_headers[i]) == n && memcmp(library_headers[i], name, n) == 0)
+      return true;
+  return false;
+}
+
 /* What the file's #include directives name: INC_OTHER, a header that is
  * not one of the CUDA headers the prelude (or the toolkit, through clang's
  * wrapper) brings anyway: only such a file may include a standard header,
  * directly or through its own headers; the others load the smaller plain
  * precompiled header. INC_CCCL: a header of thrust, cub or libcu++
- * (thrust/..., cub/..., cuda/...). */
+ * (thrust/..., cub/..., cuda/...). INC_LIB: one of library_headers. */
 #define INC_OTHER 1u
 #define INC_CCCL 2u
+#define INC_LIB 4u
 static unsigned includes_of(const char *text, size_t len) {
   unsigned found = 0;
   const char *end = text + len;
-  for (const char *l = text; l < end && found != (INC_OTHER | INC_CCCL);) {
+  for (const char *l = text; l < end && found != (INC_OTHER | INC_CCCL | INC_LIB);) {
     const char *nl = memchr(l, '\n', (size_t)(end - l));
     const char *e = nl ? nl : end;
     const char *b = NULL;
@@ -542,15 +574,18 @@ static unsigned includes_of(const char *text, size_t len) {
       if ((n > 7 && strncmp(b, "thrust/", 7) == 0) || (n > 4 && strncmp(b, "cub/", 4) == 0) ||
           (n > 5 && strncmp(b, "cuda/", 5) == 0))
         found |= INC_CCCL;
+      if (open == '<' && library_header(b, n))
+        found |= INC_LIB;
     }
     l = nl ? nl + 1 : end;
   }
   return found;
 }
 
-/* The section of SECTION_CCCL_OWN: the headers of thrust, cub and libcu++
- * that the file includes itself with <...> (each once, in its order, at most
- * 64), each guarded by __has_include as wl_pch_cccl_append's are; empty when
+/* The section of SECTION_CCCL_OWN (and SECTION_STD_OWN's after the standard
+ * headers): the headers of thrust, cub and libcu++ and library_headers that
+ * the file includes itself with <...> (each once, in its order, at most 64),
+ * each guarded by __has_include as wl_pch_cccl_append's are; empty when
  * there is none. A name with a character other than letters, digits and
  * `_./+-`, or with "..", is left out (the file is untrusted; the section is
  * a file clang reads). */
@@ -565,9 +600,9 @@ static void cccl_own(const char *text, size_t len, wl_buf *out) {
     char open = 0;
     bool closed = false;
     if (include_line(l, e, &b, &n, &open, &closed) == 2 && open == '<' && closed) {
-      bool ok = n < 200 &&
-                ((n > 7 && strncmp(b, "thrust/", 7) == 0) ||
-                 (n > 4 && strncmp(b, "cub/", 4) == 0) || (n > 5 && strncmp(b, "cuda/", 5) == 0));
+      bool ok = n < 200 && ((n > 7 && strncmp(b, "thrust/", 7) == 0) ||
+                            (n > 4 && strncmp(b, "cub/", 4) == 0) ||
+                            (n > 5 && strncmp(b, "cuda/", 5) == 0) || library_header(b, n));
       for (size_t i = 0; ok && i < n; i++)
         ok = (b[i] >= 'a' && b[i] <= 'z') || (b[i] >= 'A' && b[i] <= 'Z') ||
              (b[i] >= '0' && b[i] <= '9') || strchr("_./+-", b[i]) != NULL;
@@ -736,8 +771,10 @@ static enum CXErrorCode parse_once(wl_parser *p, const char *path, const char *t
           : NULL;
   if (std && !pch) {
     invocation_free(in);
-    return parse_once(p, path, text, len, opts, arch, cg,
-                      std == SECTION_CCCL_OWN ? SECTION_NONE : std - 1, NULL, in, pch_out, ctu);
+    pch_section smaller = std == SECTION_CCCL_OWN  ? SECTION_NONE
+                          : std == SECTION_STD_OWN ? SECTION_STD
+                                                   : std - 1;
+    return parse_once(p, path, text, len, opts, arch, cg, smaller, NULL, in, pch_out, ctu);
   }
   size_t nargs = in->args.n;
   /* what it holds is read before the file is parsed, so that the memory of
@@ -1012,15 +1049,24 @@ static wl_parse_status parse_lower(wl_parser *p, const char *path, const char *c
   int resume = resume_section(p, path, sopts);
   pch_section std = resume != SECTION_NONE && opts->pch && !opts->no_std_pch && pch_allowed(opts) &&
                             (incs & INC_OTHER) && std_worth(p, opts->pch)
-                        ? (opts->cuda_path && (incs & INC_CCCL) ? SECTION_CCCL : SECTION_STD)
+                        ? (opts->cuda_path && (incs & INC_CCCL)  ? SECTION_CCCL
+                           : opts->cuda_path && (incs & INC_LIB) ? SECTION_STD_OWN
+                                                                 : SECTION_STD)
                         : SECTION_NONE;
+  /* the toolkit's libraries the file includes, after the standard headers */
+  wl_buf libs;
+  wl_buf_init(&libs);
+  if (std == SECTION_STD_OWN)
+    cccl_own(text, len, &libs);
+  if (std == SECTION_STD_OWN && !libs.len)
+    std = SECTION_STD;
   /* (resumed without a section: as the parse that fell there) */
   if (cg == CG_NONE && (std || resume == SECTION_NONE) && opts->cuda_path &&
       headers_name_cg(path, text, len, opts))
     cg = CG_BASE;
   /* where the file's previous parse ended up: straight to the core
    * libraries it includes itself */
-  bool resumed = resume == SECTION_CCCL_OWN && std == SECTION_CCCL;
+  bool resumed = resume == SECTION_CCCL_OWN && (std == SECTION_CCCL || std == SECTION_STD_OWN);
   invocation in;
   memset(&in, 0, sizeof in);
   const char *pch = NULL;
@@ -1033,7 +1079,8 @@ static wl_parse_status parse_lower(wl_parser *p, const char *path, const char *c
     in.with_cccl = true;
     wl_buf_puts(&why, "as its previous parse");
   } else {
-    ec = parse_once(p, path, text, len, opts, arch, cg, std, NULL, &in, &pch, &ctu);
+    ec = parse_once(p, path, text, len, opts, arch, cg, std, libs.len ? wl_buf_str(&libs) : NULL,
+                    &in, &pch, &ctu);
     again = std && in.std_line && pch && ec == CXError_Success && ctu &&
             std_differs(p, ctu, pch, in.std_line, in.with_cccl, &why);
     if (std && in.std_line && pch) {
@@ -1041,6 +1088,7 @@ static wl_parse_status parse_lower(wl_parser *p, const char *path, const char *c
       wl_pch_std_outcome(opts->pch, again, &tries, &fails);
     }
   }
+  wl_buf_free(&libs);
   /* an include that did not resolve: the caller may parse the file again
    * with an include directory it infers, and this parse is then thrown
    * away; when it cannot, it parses it without the standard headers */

@@ -253,4 +253,42 @@ rm -rf "$T/cache"
 "$WL" --no-cache --format=json "$D/plain.cu" >/dev/null 2>&1
 grep -l '^skip-function-bodies$' "$T"/cache/pch/*/key >/dev/null 2>&1 &&
   fail "a file without thrust, cub or libcu++ includes got them" || ok
+
+# the toolkit's costly library headers (cublas_v2.h, cusparse.h, cuda_bf16.h,
+# curand_kernel.h...) that a file includes itself, and none of the core
+# libraries: after the standard headers in its precompiled header's section
+# (analyzer/frontend/parse.c, library_headers), one precompiled header per
+# list of them, function bodies skipped; the same JSON as --no-std-pch
+LIBK='__global__ void lk(int *p) { int t = threadIdx.x; p[t] = __shfl(p[t], 0); }'
+# NVIDIA's helper_cuda.h tests the include guards of the libraries
+printf '#pragma once\n#ifdef _CUFFT_H_\nint cufft_errors(void);\n#endif\n#ifdef CUBLAS_API_H_\nint cublas_errors(void);\n#endif\n' >"$D/helper_guards.h"
+if [ -f "$TK/include/cublas_v2.h" ]; then
+  { printf '#include <cstdio>\n#include <cublas_v2.h>\n#include "helper_guards.h"\n'; echo "$LIBK"
+    printf 'int main() { cublasHandle_t h; return (int)cublasCreate(&h) + cublas_errors(); }\n'; } >"$D/lib_own.cu"
+  { printf '#include <vector>\n#include <cublas_v2.h>\n'; echo "$LIBK"; } >"$D/lib_same.cu"
+  # the helper reads the guard before the file includes cublas: parsed again
+  { printf '#include <cstdio>\n#include "helper_guards.h"\n#include <cublas_v2.h>\n'; echo "$LIBK"; } >"$D/lib_early.cu"
+  rm -rf "$T/cache"
+  "$WL" --no-cache --format=json "$D/plain.cu" >/dev/null 2>&1
+  before=$(find "$T/cache/pch" -name key | wc -l)
+  for f in lib_own lib_same lib_early; do
+    "$WL" --no-cache --no-std-pch --format=json "$D/$f.cu" >"$T/$f.off" 2>/dev/null
+    "$WL" --no-cache -v --format=json "$D/$f.cu" >"$T/$f.on" 2>"$T/$f.err"
+    same "$T/$f.off" "$T/$f.on" "$f.cu: JSON with cublas in the precompiled header differs from --no-std-pch"
+    contains "$T/$f.on" '"rule": "legacy-intrinsic"' "$f.cu: findings"
+  done
+  lacks "$T/lib_own.err" "parsed again" "lib_own.cu: parsed a second time (a guard of a library it does not include)"
+  lacks "$T/lib_same.err" "parsed again" "lib_same.cu: parsed a second time"
+  contains "$T/lib_early.err" "lib_early.cu: parsed again.*CUBLAS_API_H_" "lib_early.cu: not parsed again for the guard read early"
+  grep -q '"incomplete"' "$T/lib_own.on" && fail "lib_own.cu: analysis reported incomplete" || ok
+  # lib_own and lib_same share one (the list is the same), built with the
+  # function bodies skipped; lib_early's second parse adds its own
+  after=$(grep -l '^skip-function-bodies$' "$T"/cache/pch/*/key 2>/dev/null | wc -l)
+  [ "$after" -ge 1 ] && [ "$after" -le 2 ] && ok ||
+    fail "precompiled headers with cublas: $after (before: $before without it), expected 1 or 2"
+  rm -rf "$T/cache"
+  "$WL" --no-cache --format=json "$D/lib_own.cu" "$D/lib_same.cu" >/dev/null 2>&1
+  n=$(grep -l '^skip-function-bodies$' "$T"/cache/pch/*/key 2>/dev/null | wc -l)
+  [ "$n" = 1 ] && ok || fail "two files including cublas_v2.h: $n precompiled headers with it, expected 1"
+fi
 finish cccl_pch
