@@ -2,6 +2,8 @@
 #include "builtins.h"
 
 #include <ctype.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <string.h>
 
 #define INTRINSIC WL_BF_INTRINSIC
@@ -21,16 +23,42 @@ static const wl_builtin catalog[] = {
 #undef WL_BUILTIN
 };
 
+/* The catalog's names hashed into a table of indices (open addressing,
+ * linear probing), filled once: wl_builtin_find is called for every call
+ * the analyses meet, and a scan of the catalog was 4 % of a legacy miner
+ * file's run (ccminer's cuda_lyra2.cu). */
+#define NCATALOG (sizeof catalog / sizeof catalog[0])
+#define SLOTS 256u                 /* a power of two, more than twice the catalog */
+static unsigned char slots[SLOTS]; /* 1 + index into catalog; 0: empty */
+static pthread_once_t slots_once = PTHREAD_ONCE_INIT;
+
+static unsigned name_hash(const char *name, size_t n) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ (unsigned char)name[i]) * 16777619u;
+  return h & (SLOTS - 1);
+}
+
+static void fill_slots(void) {
+  _Static_assert(NCATALOG < SLOTS / 2 && NCATALOG < 255, "the table of built-ins is too small");
+  for (size_t i = 0; i < NCATALOG; i++) {
+    unsigned h = name_hash(catalog[i].name, catalog[i].len);
+    while (slots[h])
+      h = (h + 1) & (SLOTS - 1);
+    slots[h] = (unsigned char)(i + 1);
+  }
+}
+
 const wl_builtin *wl_builtin_find(const char *name) {
   if (!name)
     return NULL;
-  /* called for every call the analyses meet: compare lengths and the last
-   * byte first (most names share the "__" prefix), bytes only on a match */
+  pthread_once(&slots_once, fill_slots);
   size_t n = strlen(name);
-  for (size_t i = 0; i < sizeof catalog / sizeof catalog[0]; i++)
-    if (catalog[i].len == n && catalog[i].name[n - 1] == name[n - 1] &&
-        memcmp(catalog[i].name, name, n) == 0)
-      return &catalog[i];
+  for (unsigned h = name_hash(name, n); slots[h]; h = (h + 1) & (SLOTS - 1)) {
+    const wl_builtin *b = &catalog[slots[h] - 1];
+    if (b->len == n && memcmp(b->name, name, n) == 0)
+      return b;
+  }
   if (strncmp(name, "atomic", 6) == 0)
     return wl_builtin_find("atomic");
   return NULL;
