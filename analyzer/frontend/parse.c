@@ -550,6 +550,12 @@ static const char *const library_headers[] = {
     "cuda_bf16.h", "cublas_v2.h", "cublas_api.h", "cusparse.h", "cusolverDn.h", "curand_kernel.h",
 };
 
+/* A header of thrust, cub or libcu++ as an #include names it. */
+static bool cccl_header(const char *b, size_t n) {
+  return (n > 7 && strncmp(b, "thrust/", 7) == 0) || (n > 4 && strncmp(b, "cub/", 4) == 0) ||
+         (n > 5 && strncmp(b, "cuda/", 5) == 0);
+}
+
 static bool library_header(const char *name, size_t n) {
   for (size_t i = 0; i < sizeof library_headers / sizeof library_headers[0]; i++)
     if (strlen(library_headers[i]) == n && memcmp(library_headers[i], name, n) == 0)
@@ -586,8 +592,7 @@ static unsigned includes_of(const char *text, size_t len) {
             strlen(wl_prelude_files[i].name) == n && strncmp(wl_prelude_files[i].name, b, n) == 0;
       if (!known)
         found |= INC_OTHER;
-      if ((n > 7 && strncmp(b, "thrust/", 7) == 0) || (n > 4 && strncmp(b, "cub/", 4) == 0) ||
-          (n > 5 && strncmp(b, "cuda/", 5) == 0))
+      if (cccl_header(b, n))
         found |= INC_CCCL;
       if (open == '<' && library_header(b, n))
         found |= INC_LIB;
@@ -615,9 +620,7 @@ static void cccl_own(const char *text, size_t len, wl_buf *out) {
     char open = 0;
     bool closed = false;
     if (include_line(l, e, &b, &n, &open, &closed) == 2 && open == '<' && closed) {
-      bool ok = n < 200 && ((n > 7 && strncmp(b, "thrust/", 7) == 0) ||
-                            (n > 4 && strncmp(b, "cub/", 4) == 0) ||
-                            (n > 5 && strncmp(b, "cuda/", 5) == 0) || library_header(b, n));
+      bool ok = n < 200 && (cccl_header(b, n) || library_header(b, n));
       for (size_t i = 0; ok && i < n; i++)
         ok = (b[i] >= 'a' && b[i] <= 'z') || (b[i] >= 'A' && b[i] <= 'Z') ||
              (b[i] >= '0' && b[i] <= '9') || strchr("_./+-", b[i]) != NULL;
@@ -1068,12 +1071,13 @@ static wl_parse_status parse_lower(wl_parser *p, const char *path, const char *c
                            : opts->cuda_path && (incs & INC_LIB) ? SECTION_STD_OWN
                                                                  : SECTION_STD)
                         : SECTION_NONE;
-  /* the toolkit's libraries the file includes, after the standard headers */
-  wl_buf libs;
-  wl_buf_init(&libs);
+  /* the toolkit's libraries the file includes, after the standard headers
+   * (also the section of a SECTION_CCCL_OWN parse below, when one follows) */
+  wl_buf own;
+  wl_buf_init(&own);
   if (std == SECTION_STD_OWN)
-    cccl_own(text, len, &libs);
-  if (std == SECTION_STD_OWN && !libs.len)
+    cccl_own(text, len, &own);
+  if (std == SECTION_STD_OWN && !own.len)
     std = SECTION_STD;
   /* (resumed without a section: as the parse that fell there) */
   if (cg == CG_NONE && (std || resume == SECTION_NONE) && opts->cuda_path &&
@@ -1094,8 +1098,8 @@ static wl_parse_status parse_lower(wl_parser *p, const char *path, const char *c
     in.with_cccl = true;
     wl_buf_puts(&why, "as its previous parse");
   } else {
-    ec = parse_once(p, path, text, len, opts, arch, cg, std, libs.len ? wl_buf_str(&libs) : NULL,
-                    &in, &pch, &ctu);
+    ec = parse_once(p, path, text, len, opts, arch, cg, std, own.len ? wl_buf_str(&own) : NULL, &in,
+                    &pch, &ctu);
     again = std && in.std_line && pch && ec == CXError_Success && ctu &&
             std_differs(p, ctu, pch, in.std_line, in.with_cccl, &why);
     if (std && in.std_line && pch) {
@@ -1103,7 +1107,6 @@ static wl_parse_status parse_lower(wl_parser *p, const char *path, const char *c
       wl_pch_std_outcome(opts->pch, again, &tries, &fails);
     }
   }
-  wl_buf_free(&libs);
   /* an include that did not resolve: the caller may parse the file again
    * with an include directory it infers, and this parse is then thrown
    * away; when it cannot, it parses it without the standard headers */
@@ -1117,9 +1120,9 @@ static wl_parse_status parse_lower(wl_parser *p, const char *path, const char *c
    * include cub and reach std::abs in a template through <cmath>, whose
    * overloads the section's <complex> extends: parsed without a section,
    * each parsed and instantiated all of cub, 1-3 s) */
-  wl_buf own;
-  wl_buf_init(&own);
-  if (again && !unchecked && in.with_cccl)
+  if (!(again && !unchecked && in.with_cccl))
+    own.len = 0;
+  else if (!own.len)
     cccl_own(text, len, &own);
   if (again && !unchecked && own.len && !resumed && ctu && pch) {
     wl_buf why3;

@@ -1298,16 +1298,22 @@ static bool encloses_first(check_ctx *c, CXCursor cur) {
   return false;
 }
 
-/* The first four children of a cursor. */
-typedef struct first_kids {
-  CXCursor v[4];
+/* The children of a cursor, or only its ParmDecl children (parms): the
+ * first 16, enough for what is asked of them (an operator call's operands
+ * and callee; a template's parameters, where an unfit one among the first
+ * 16 is enough). */
+typedef struct kid_list {
+  CXCursor v[16];
   unsigned n;
-} first_kids;
+  bool parms;
+} kid_list;
 
 static enum CXChildVisitResult kid_visit(CXCursor cur, CXCursor parent, CXClientData data) {
   (void)parent;
-  first_kids *k = data;
-  if (k->n == 4)
+  kid_list *k = data;
+  if (k->parms && clang_getCursorKind(cur) != CXCursor_ParmDecl)
+    return CXChildVisit_Continue;
+  if (k->n == sizeof k->v / sizeof k->v[0])
     return CXChildVisit_Break;
   k->v[k->n++] = cur;
   return CXChildVisit_Continue;
@@ -1388,7 +1394,7 @@ bool wl_half_operator_call(CXCursor call, wl_half_op *h) {
   if (nargs != 1 && nargs != 2)
     return false;
   /* the children: the arguments and one more, the callee */
-  first_kids k = {.n = 0};
+  kid_list k = {.n = 0, .parms = false};
   clang_visitChildren(call, kid_visit, &k);
   if (k.n != (unsigned)nargs + 1)
     return false;
@@ -1638,24 +1644,6 @@ static enum CXChildVisitResult half_operands(CXCursor cur, CXCursor parent, CXCl
   return r;
 }
 
-/* The parameters of a function template (its ParmDecl children). */
-/* (the first 16: an unfit one among them is enough) */
-typedef struct parm_list {
-  CXCursor v[16];
-  unsigned n;
-} parm_list;
-
-static enum CXChildVisitResult parm_visit(CXCursor cur, CXCursor parent, CXClientData data) {
-  (void)parent;
-  parm_list *p = data;
-  if (clang_getCursorKind(cur) == CXCursor_ParmDecl) {
-    if (p->n == sizeof p->v / sizeof p->v[0])
-      return CXChildVisit_Break;
-    p->v[p->n++] = cur;
-  }
-  return CXChildVisit_Continue;
-}
-
 static enum CXChildVisitResult has_expr_visit(CXCursor cur, CXCursor parent, CXClientData data) {
   (void)parent;
   if (clang_isExpression(clang_getCursorKind(cur))) {
@@ -1678,8 +1666,8 @@ static enum CXChildVisitResult has_expr_visit(CXCursor cur, CXCursor parent, CXC
 static bool candidate_unfit(check_ctx *c, CXCursor d, uint32_t at) {
   if (clang_getCursorKind(d) != CXCursor_FunctionTemplate)
     return false;
-  parm_list p = {.n = 0};
-  clang_visitChildren(d, parm_visit, &p);
+  kid_list p = {.n = 0, .parms = true};
+  clang_visitChildren(d, kid_visit, &p);
   for (unsigned i = 0; i < p.n; i++) {
     bool dflt = false;
     clang_visitChildren(p.v[i], has_expr_visit, &dflt);
