@@ -419,6 +419,7 @@ static wl_parse_status parse_inferring(wl_parser *p, const char *path, const cha
   for (int round = 0;; round++) {
     po.args = (const char *const *)args.v;
     po.nargs = args.n;
+    po.ninferred = o->parse.ninferred + extra.n;
     if (fr) {
       fr->round = round;
       fr->again = false;

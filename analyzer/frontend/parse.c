@@ -768,6 +768,30 @@ static wl_pch_std *std_map(wl_parser *p, wl_pch_cache *c, const char *pch, unsig
   return s;
 }
 
+/* The run's precompiled header for the invocation's arguments. Those that
+ * include inference added come last (wl_parse_opts.ninferred): the one of
+ * the arguments before them serves when none of their directories shadows
+ * one of its headers, so that the files of a tree share one whichever
+ * directories each needed (a -I searched before the toolkit's and the
+ * system's directories could otherwise replace one of their headers). */
+static const char *shared_pch(wl_parser *p, const wl_parse_opts *opts, invocation *in,
+                              unsigned how) {
+  const char *const *args = (const char *const *)in->args.v;
+  size_t ninf = opts->ninferred <= opts->nargs ? opts->ninferred : 0;
+  const char *dirs[64];
+  size_t ndirs = 0;
+  for (size_t i = opts->nargs - ninf; i < opts->nargs && ndirs < 64; i++)
+    if (strncmp(opts->args[i], "-I", 2) == 0 && opts->args[i][2])
+      dirs[ndirs++] = opts->args[i] + 2;
+  if (ninf && ndirs == ninf && in->args.n >= ninf) {
+    const char *pch = wl_pch_get(opts->pch, p->index, PCH_HEADER, args, (int)(in->args.n - ninf),
+                                 in->uf, in->nuf, how);
+    if (!pch || !wl_pch_shadowed(opts->pch, pch, dirs, ndirs))
+      return pch;
+  }
+  return wl_pch_get(opts->pch, p->index, PCH_HEADER, args, (int)in->args.n, in->uf, in->nuf, how);
+}
+
 /* Parses the file with the invocation (initialized here, with the section
  * `std` in its precompiled header) and the shared precompiled header of its
  * arguments when there is one; *pch_out: the one loaded, or NULL. A
@@ -782,11 +806,7 @@ static enum CXErrorCode parse_once(wl_parser *p, const char *path, const char *t
   invocation_init(in, opts, arch, cg, std, own, p->resource_dir);
   /* the shared precompiled header of these arguments, built by the first file */
   unsigned how = (std ? WL_PCH_STRICT : 0) | (in->with_cccl ? WL_PCH_SKIP_BODIES : 0);
-  const char *pch =
-      opts->pch && pch_allowed(opts)
-          ? wl_pch_get(opts->pch, p->index, PCH_HEADER, (const char *const *)in->args.v,
-                       (int)in->args.n, in->uf, in->nuf, how)
-          : NULL;
+  const char *pch = opts->pch && pch_allowed(opts) ? shared_pch(p, opts, in, how) : NULL;
   if (std && !pch) {
     invocation_free(in);
     pch_section smaller = std == SECTION_CCCL_OWN  ? SECTION_NONE

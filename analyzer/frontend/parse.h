@@ -27,6 +27,11 @@ extern const wl_virtual_file
 typedef struct wl_parse_opts {
   const char *const *args; /* extra clang arguments (-I, -D, after --) */
   size_t nargs;
+  /* The last ninferred of args are -I<dir> flags that include inference
+   * added (analyze.c): the precompiled header of the arguments before them
+   * serves the file too when none of those directories shadows a header it
+   * holds (wl_pch_shadowed). */
+  size_t ninferred;
   const char *cuda_path;    /* real toolkit headers; NULL: the built-in prelude */
   unsigned cuda_version;    /* its CUDA_VERSION (toolkit.h); 0: read from cuda_path */
   struct wl_pch_cache *pch; /* the run's shared precompiled headers; NULL: none */

@@ -59,6 +59,7 @@ struct wl_pch_cache {
   pch_entry *v;
   size_t n, cap;
   unsigned built, failed, reused;
+  wl_hmap shadow; /* "pch\ndir" (owned) -> 1: dir shadows a header of pch, 2: it does not */
 };
 
 wl_pch_cache *wl_pch_cache_new(const char *store) {
@@ -74,6 +75,7 @@ wl_pch_cache *wl_pch_cache_new(const char *store) {
     c->dir = NULL;
   }
   c->owner = getpid();
+  wl_hmap_init(&c->shadow, true);
   if (store && *store == '/' && wl_make_dirs(store))
     c->store = wl_xstrdup(store);
   return c;
@@ -102,6 +104,9 @@ void wl_pch_cache_free(wl_pch_cache *c) {
     free(c->v[i].path);
     free(c->v[i].key);
   }
+  for (size_t i = 0; i < c->shadow.cap; i++)
+    free((void *)c->shadow.slots[i].key);
+  wl_hmap_free(&c->shadow);
   free(c->dir);
   free(c->store);
   free(c->v);
@@ -424,9 +429,10 @@ static uint64_t entry_ident(const char *key, const char *deps) {
 }
 
 /* The stored file for `key` linked (or copied) to `out` when the entry's key
- * and files are current; *ident: the entry's entry_ident. */
+ * and files are current; *ident: the entry's entry_ident, deps_out its list
+ * of files. */
 static bool store_fetch(const wl_pch_cache *c, const char *key, uint64_t h, const char *out,
-                        uint64_t *ident) {
+                        uint64_t *ident, wl_buf *deps_out) {
   int fd = lock_entry(c, h);
   if (fd < 0)
     return false;
@@ -439,8 +445,10 @@ static bool store_fetch(const wl_pch_cache *c, const char *key, uint64_t h, cons
   if (ok) {
     char *deps = entry_part(dir, "deps");
     ok = deps && deps_current(deps);
-    if (ok)
+    if (ok) {
       *ident = entry_ident(key, deps);
+      wl_buf_puts(deps_out, deps);
+    }
     free(deps);
   }
   if (ok) {
@@ -565,8 +573,9 @@ static char *shared_file(wl_pch_cache *c, const char *key, CXIndex index, const 
   wl_buf_init(&b);
   wl_buf_printf(&b, "%s/%016llx", c->dir, (unsigned long long)h);
   char *base = wl_buf_detach(&b);
-  char pch[4200], lock[4200], failed[4200], keyfile[4200], identfile[4200];
+  char pch[4200], lock[4200], failed[4200], keyfile[4200], identfile[4200], filesfile[4200];
   snprintf(pch, sizeof pch, "%s.pch", base);
+  snprintf(filesfile, sizeof filesfile, "%s.files", base);
   snprintf(identfile, sizeof identfile, "%s.ident", base);
   snprintf(lock, sizeof lock, "%s.lock", base);
   snprintf(failed, sizeof failed, "%s.failed", base);
@@ -592,11 +601,11 @@ static char *shared_file(wl_pch_cache *c, const char *key, CXIndex index, const 
       wl_buf_init(&deps);
       bool deps_ok = false;
       uint64_t ident = 0;
-      if (wrote && c->store && store_fetch(c, key, h, pch, &ident)) {
+      if (wrote && c->store && store_fetch(c, key, h, pch, &ident, &deps)) {
         result = wl_xstrdup(pch);
         *reused = true;
-      } else if (wrote && build(index, header, args, nargs, uf, nuf, how, pch,
-                                c->store ? &deps : NULL, &deps_ok)) {
+        deps_ok = true;
+      } else if (wrote && build(index, header, args, nargs, uf, nuf, how, pch, &deps, &deps_ok)) {
         result = wl_xstrdup(pch);
         *built = true;
         if (c->store && deps_ok) {
@@ -608,6 +617,10 @@ static char *shared_file(wl_pch_cache *c, const char *key, CXIndex index, const 
         if (ff)
           fclose(ff);
       }
+      /* the files it read, for the other threads and processes of the run
+       * (wl_pch_shadowed); none when they could not all be listed */
+      if (result && deps_ok && !write_text(filesfile, wl_buf_str(&deps)))
+        unlink(filesfile);
       wl_buf_free(&deps);
       /* which build of the store's entry this file is (companion files) */
       if (result && ident) {
@@ -677,6 +690,100 @@ const char *wl_pch_get(wl_pch_cache *c, CXIndex index, const char *header, const
     c->failed++;
   pthread_mutex_unlock(&c->lock);
   return path;
+}
+
+/* Whether directory dir holds a file whose path below it ends one of the
+ * paths of the list (an entry's deps: "D ..." lines name directories, the
+ * others end with a path after eight fields): a lookup of that spelling
+ * would find it first. Only the suffixes that start with a name dir holds
+ * are looked up. */
+static bool dir_shadows(const char *dir, const char *list) {
+  DIR *d = opendir(dir);
+  if (!d)
+    return false; /* nothing there to be found */
+  wl_hmap top;
+  wl_hmap_init(&top, true);
+  struct dirent *de;
+  while ((de = readdir(d)) != NULL)
+    if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
+      char *name = wl_xstrdup(de->d_name);
+      if (wl_hmap_get(&top, name))
+        free(name);
+      else
+        wl_hmap_put(&top, name, name, false);
+    }
+  closedir(d);
+  bool found = false;
+  wl_buf line, p;
+  wl_buf_init(&line);
+  wl_buf_init(&p);
+  for (const char *l = list; *l && !found;) {
+    const char *nl = strchr(l, '\n');
+    size_t n = nl ? (size_t)(nl - l) : strlen(l);
+    buf_reset(&line);
+    wl_buf_add(&line, l, n);
+    l += n + (nl != NULL);
+    const char *path = wl_buf_str(&line);
+    if (path[0] == 'D' && path[1] == ' ')
+      continue;
+    for (int field = 0; field < 8 && path; field++) {
+      path = strchr(path, ' ');
+      path = path ? path + 1 : NULL;
+    }
+    for (const char *c = path ? strchr(path, '/') : NULL; c && !found; c = strchr(c + 1, '/')) {
+      const char *end = strchr(c + 1, '/');
+      size_t k = end ? (size_t)(end - c - 1) : strlen(c + 1);
+      buf_reset(&p);
+      wl_buf_add(&p, c + 1, k);
+      if (!k || !wl_hmap_get(&top, wl_buf_str(&p)))
+        continue;
+      buf_reset(&p);
+      wl_buf_printf(&p, "%s%s", strcmp(dir, "/") == 0 ? "" : dir, c);
+      struct stat st;
+      found = stat(wl_buf_str(&p), &st) == 0;
+    }
+  }
+  wl_buf_free(&line);
+  wl_buf_free(&p);
+  for (size_t i = 0; i < top.cap; i++)
+    free((void *)top.slots[i].key);
+  wl_hmap_free(&top);
+  return found;
+}
+
+bool wl_pch_shadowed(wl_pch_cache *c, const char *pch, const char *const *dirs, size_t ndirs) {
+  size_t n = strlen(pch);
+  if (n < 4 || strcmp(pch + n - 4, ".pch") != 0)
+    return true;
+  bool shadowed = false;
+  pthread_mutex_lock(&c->lock);
+  char *list = NULL;
+  bool listed = false;
+  for (size_t i = 0; i < ndirs && !shadowed; i++) {
+    wl_buf k;
+    wl_buf_init(&k);
+    wl_buf_printf(&k, "%s\n%s", pch, dirs[i]);
+    uintptr_t seen = (uintptr_t)wl_hmap_get(&c->shadow, wl_buf_str(&k));
+    if (!seen) {
+      if (!listed) {
+        wl_buf f;
+        wl_buf_init(&f);
+        wl_buf_add(&f, pch, n - 4);
+        wl_buf_puts(&f, ".files");
+        size_t len = 0;
+        list = wl_read_file(wl_buf_str(&f), &len);
+        wl_buf_free(&f);
+        listed = true;
+      }
+      seen = !list || dir_shadows(dirs[i], list) ? 1 : 2;
+      wl_hmap_put(&c->shadow, wl_buf_detach(&k), (void *)seen, false); /* key freed with the map */
+    }
+    shadowed = seen == 1;
+    wl_buf_free(&k);
+  }
+  free(list);
+  pthread_mutex_unlock(&c->lock);
+  return shadowed;
 }
 
 void wl_pch_reject(wl_pch_cache *c, const char *path) {

@@ -56,6 +56,15 @@ char *wl_pch_companion_read(wl_pch_cache *c, const char *pch, const char *name, 
 void wl_pch_companion_write(wl_pch_cache *c, const char *pch, const char *name, const void *data,
                             size_t len);
 
+/* Whether a parse that adds the include directories `dirs` after the
+ * arguments `pch` (a path wl_pch_get gave) was built with could find a header
+ * other than one `pch` holds: some dir holds a file whose path ends like
+ * that of a header it read, or the list of those cannot be read. Include
+ * inference adds such directories; the files that need none and those that
+ * need some then share one precompiled header. Not seen: a file there that
+ * a failed lookup in the headers (__has_include) would now find. */
+bool wl_pch_shadowed(wl_pch_cache *c, const char *pch, const char *const *dirs, size_t ndirs);
+
 /* A translation unit could not load `path`: the arguments it was built for
  * parse without a precompiled header from now on. */
 void wl_pch_reject(wl_pch_cache *c, const char *path);

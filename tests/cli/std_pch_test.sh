@@ -186,4 +186,36 @@ rm -rf "$T/cache"
 "$WL" --no-cache --no-std-pch --format=json "$D/proper.cu" >/dev/null 2>&1
 grep -l '^strict$' "$T"/cache/pch/*/key >/dev/null 2>&1 && fail "--no-std-pch built one with the standard headers" || ok
 "$WL" --help | grep -q -- '--no-std-pch' && ok || fail "--help lacks --no-std-pch"
+
+# include inference shares the precompiled headers (pch.h, wl_pch_shadowed):
+# a file that needs an inferred -I and one that needs none use the entries
+# the second builds alone; an inferred directory that holds a header the
+# precompiled header read (glibc's features.h, which <stdio.h> includes)
+# gets one of its own, built with it, and the same JSON as without them
+entries() { find "$T/cache/pch" -mindepth 1 -maxdepth 1 -type d | wc -l; }
+S=$T/share
+mkdir -p "$S/.git" "$S/inc/lib" "$S/src"
+printf '#pragma once\nstatic inline __device__ int one(void) { return 1; }\n' >"$S/inc/lib/one.cuh"
+{ printf '#include <stdio.h>\n#include "lib/one.cuh"\n'; echo "$KERNEL"
+  printf '#ifdef WL_FROM_INC\n__global__ void g(int *p) { p[0] = __shfl_down(p[0], one()); }\n#endif\n'
+} >"$S/src/a.cu"
+{ printf '#include <stdio.h>\n'; echo "$KERNEL" | sed 's/void k(/void k2(/'; } >"$S/src/b.cu"
+rm -rf "$T/cache"
+"$WL" --no-cuda-path --no-cache -j1 --format=json "$S/src/b.cu" >/dev/null 2>&1
+alone=$(entries)
+rm -rf "$T/cache"
+"$WL" --no-cuda-path --no-cache -v -j1 --format=json "$S" >"$T/share.on" 2>"$T/share.err"
+contains "$T/share.err" "found with the inferred -I $S/inc" "share: the include is inferred"
+[ "$(entries)" -eq "$alone" ] && ok ||
+  fail "share: $(entries) precompiled headers for a file with an inferred -I and one without, $alone for the second alone"
+"$WL" --no-cuda-path --no-cache --no-std-pch -j1 --format=json "$S" >"$T/share.off" 2>/dev/null
+same "$T/share.off" "$T/share.on" "share: JSON with the shared precompiled header differs from --no-std-pch"
+printf '#define WL_FROM_INC 1\n#include_next <features.h>\n' >"$S/inc/features.h"
+rm -rf "$T/cache"
+"$WL" --no-cuda-path --no-cache -j1 --format=json "$S" >"$T/shadow.on" 2>/dev/null
+[ "$(entries)" -gt "$alone" ] && ok ||
+  fail "shadow: an inferred directory with features.h reused the precompiled header built without it"
+"$WL" --no-cuda-path --no-cache --no-std-pch -j1 --format=json "$S" >"$T/shadow.off" 2>/dev/null
+same "$T/shadow.off" "$T/shadow.on" "shadow: JSON differs from --no-std-pch"
+grep -q '__shfl_down' "$T/shadow.on" && ok || fail "shadow: the kernel that features.h enables was not analyzed"
 finish std_pch
