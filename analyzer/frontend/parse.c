@@ -783,7 +783,7 @@ static const char *shared_pch(wl_parser *p, const wl_parse_opts *opts, invocatio
   for (size_t i = opts->nargs - ninf; i < opts->nargs && ndirs < 64; i++)
     if (strncmp(opts->args[i], "-I", 2) == 0 && opts->args[i][2])
       dirs[ndirs++] = opts->args[i] + 2;
-  if (ninf && ndirs == ninf && in->args.n >= ninf) {
+  if (ninf && ndirs == ninf) {
     const char *pch = wl_pch_get(opts->pch, p->index, PCH_HEADER, args, (int)(in->args.n - ninf),
                                  in->uf, in->nuf, how);
     if (!pch || !wl_pch_shadowed(opts->pch, pch, dirs, ndirs))

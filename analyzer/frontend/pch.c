@@ -306,6 +306,24 @@ static bool write_text(const char *path, const char *text) {
   return close(fd) == 0 && ok;
 }
 
+/* A file's line [l, nl) of an entry's list (dep_line): its fields in *f,
+ * and where its path starts; NULL when it is not such a line. */
+typedef struct dep_file {
+  unsigned long long hash, dev, ino;
+  size_t size;
+  long long sec, csec;
+  long nsec, cnsec;
+} dep_file;
+
+static const char *dep_file_of(const char *l, const char *nl, dep_file *f) {
+  int used = 0;
+  if (sscanf(l, "%llx %zu %lld %ld %lld %ld %llu %llu %n", &f->hash, &f->size, &f->sec, &f->nsec,
+             &f->csec, &f->cnsec, &f->dev, &f->ino, &used) != 8 ||
+      used <= 0 || l + used >= nl)
+    return NULL;
+  return l + used;
+}
+
 /* Whether every file of an entry's list still has the size, time and bytes
  * it had when the entry was built (the bytes are not read again when the
  * status change time, device and inode are those recorded: dep_line), and
@@ -333,28 +351,24 @@ static bool deps_current(const char *list) {
       l = nl + 1;
       continue;
     }
-    unsigned long long hash = 0, dev = 0, ino = 0;
-    size_t size = 0;
-    long long sec = 0, csec = 0;
-    long nsec = 0, cnsec = 0;
-    int used = 0;
-    if (sscanf(l, "%llx %zu %lld %ld %lld %ld %llu %llu %n", &hash, &size, &sec, &nsec, &csec,
-               &cnsec, &dev, &ino, &used) != 8 ||
-        used <= 0 || l + used >= nl)
+    dep_file f;
+    const char *at = dep_file_of(l, nl, &f);
+    if (!at)
       return false;
-    char *path = wl_xmalloc((size_t)(nl - l - used) + 1);
-    memcpy(path, l + used, (size_t)(nl - l - used));
-    path[nl - l - used] = '\0';
+    char *path = wl_xmalloc((size_t)(nl - at) + 1);
+    memcpy(path, at, (size_t)(nl - at));
+    path[nl - at] = '\0';
     struct stat st;
-    bool ok = stat(path, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == size &&
-              (long long)st.st_mtim.tv_sec == sec && (long)st.st_mtim.tv_nsec == nsec;
-    bool unchanged = ok && ino && (long long)st.st_ctim.tv_sec == csec &&
-                     (long)st.st_ctim.tv_nsec == cnsec && (unsigned long long)st.st_dev == dev &&
-                     (unsigned long long)st.st_ino == ino;
+    bool ok = stat(path, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == f.size &&
+              (long long)st.st_mtim.tv_sec == f.sec && (long)st.st_mtim.tv_nsec == f.nsec;
+    bool unchanged = ok && f.ino && (long long)st.st_ctim.tv_sec == f.csec &&
+                     (long)st.st_ctim.tv_nsec == f.cnsec &&
+                     (unsigned long long)st.st_dev == f.dev &&
+                     (unsigned long long)st.st_ino == f.ino;
     if (ok && !unchanged) {
       size_t len = 0;
       char *text = wl_read_file(path, &len);
-      ok = text && len == size && wl_fnv1a(WL_FNV_START, text, len) == hash;
+      ok = text && len == f.size && wl_fnv1a(WL_FNV_START, text, len) == f.hash;
       free(text);
     }
     free(path);
@@ -693,10 +707,9 @@ const char *wl_pch_get(wl_pch_cache *c, CXIndex index, const char *header, const
 }
 
 /* Whether directory dir holds a file whose path below it ends one of the
- * paths of the list (an entry's deps: "D ..." lines name directories, the
- * others end with a path after eight fields): a lookup of that spelling
- * would find it first. Only the suffixes that start with a name dir holds
- * are looked up. */
+ * paths of the list (an entry's deps, dep_file_of): a lookup of that
+ * spelling would find it first. Only the suffixes that start with a name
+ * dir holds are looked up. */
 static bool dir_shadows(const char *dir, const char *list) {
   DIR *d = opendir(dir);
   if (!d)
@@ -714,36 +727,25 @@ static bool dir_shadows(const char *dir, const char *list) {
     }
   closedir(d);
   bool found = false;
-  wl_buf line, p;
-  wl_buf_init(&line);
+  wl_buf p;
   wl_buf_init(&p);
-  for (const char *l = list; *l && !found;) {
-    const char *nl = strchr(l, '\n');
-    size_t n = nl ? (size_t)(nl - l) : strlen(l);
-    buf_reset(&line);
-    wl_buf_add(&line, l, n);
-    l += n + (nl != NULL);
-    const char *path = wl_buf_str(&line);
-    if (path[0] == 'D' && path[1] == ' ')
-      continue;
-    for (int field = 0; field < 8 && path; field++) {
-      path = strchr(path, ' ');
-      path = path ? path + 1 : NULL;
-    }
-    for (const char *c = path ? strchr(path, '/') : NULL; c && !found; c = strchr(c + 1, '/')) {
-      const char *end = strchr(c + 1, '/');
-      size_t k = end ? (size_t)(end - c - 1) : strlen(c + 1);
+  for (const char *l = list, *nl; !found && (nl = strchr(l, '\n')) != NULL; l = nl + 1) {
+    dep_file f;
+    const char *path = l[0] == 'D' && l[1] == ' ' ? NULL : dep_file_of(l, nl, &f);
+    /* each suffix of the path that starts with a name dir holds */
+    for (const char *c = path ? memchr(path, '/', (size_t)(nl - path)) : NULL; c && !found;) {
+      const char *end = memchr(c + 1, '/', (size_t)(nl - c - 1));
       buf_reset(&p);
-      wl_buf_add(&p, c + 1, k);
-      if (!k || !wl_hmap_get(&top, wl_buf_str(&p)))
-        continue;
-      buf_reset(&p);
-      wl_buf_printf(&p, "%s%s", strcmp(dir, "/") == 0 ? "" : dir, c);
-      struct stat st;
-      found = stat(wl_buf_str(&p), &st) == 0;
+      wl_buf_add(&p, c + 1, (size_t)((end ? end : nl) - c - 1));
+      if (p.len && wl_hmap_get(&top, wl_buf_str(&p))) {
+        buf_reset(&p);
+        wl_buf_printf(&p, "%s%.*s", strcmp(dir, "/") == 0 ? "" : dir, (int)(nl - c), c);
+        struct stat st;
+        found = stat(wl_buf_str(&p), &st) == 0;
+      }
+      c = end;
     }
   }
-  wl_buf_free(&line);
   wl_buf_free(&p);
   for (size_t i = 0; i < top.cap; i++)
     free((void *)top.slots[i].key);
