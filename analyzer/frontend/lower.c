@@ -1966,6 +1966,33 @@ static bool has_body(CXCursor c) {
   return b;
 }
 
+/* Whether the header that defines the macro of expansion c is a system
+ * header, into L->system_names: the macro's body is spelled there, and
+ * file_info_at asks it without a location in that file (spelling_loc),
+ * which for a header of the precompiled header costs clang a load of all
+ * its source-location entries (a third of a small file's run with the
+ * toolkit: NULL, __shared__). The definition's location lies in the header:
+ * asked there, it costs nothing. Once per header (L->seeded). */
+static void seed_system_name(lower_ctx *L, CXCursor expansion) {
+  if (!L->system_names)
+    return;
+  CXCursor def = clang_getCursorReferenced(expansion);
+  if (clang_getCursorKind(def) != CXCursor_MacroDefinition)
+    return;
+  CXSourceLocation at = clang_getCursorLocation(def);
+  CXFile df = NULL;
+  clang_getSpellingLocation(at, &df, NULL, NULL, NULL);
+  if (!df || wl_hmap_get(&L->seeded, df) || wl_hmap_get(&L->file_index, df))
+    return;
+  wl_hmap_put(&L->seeded, df, df, false);
+  CXString s = clang_getFileName(df);
+  const char *name = clang_getCString(s);
+  if (name && *name && !wl_hmap_get(L->system_names, name))
+    wl_hmap_put(L->system_names, wl_xstrdup(name),
+                (void *)(uintptr_t)(clang_Location_isInSystemHeader(at) ? 1 : 2), false);
+  clang_disposeString(s);
+}
+
 enum CXChildVisitResult lower_macro_visitor(CXCursor c, CXCursor parent, CXClientData d) {
   (void)parent;
   lower_ctx *L = d;
@@ -1982,6 +2009,7 @@ enum CXChildVisitResult lower_macro_visitor(CXCursor c, CXCursor parent, CXClien
   const file_name *fn = file_info_at(L, f, start);
   if (fn->prelude || fn->system)
     return CXChildVisit_Continue;
+  seed_system_name(L, c);
   if (L->nmacros == L->capmacros) {
     L->capmacros = L->capmacros ? L->capmacros * 2 : 64;
     L->macros = wl_xrealloc(L->macros, L->capmacros * sizeof *L->macros);

@@ -68,6 +68,7 @@ typedef struct lower_ctx {
    * precompiled header without a location in it costs clang a load of all
    * that header's source-location entries. Names are strdup'ed. */
   wl_hmap *system_names;
+  wl_hmap seeded; /* CXFile -> itself: headers whose macros seeded system_names */
   /* Lowering in batches (parse.c, wl_parse_opts.on_batch): the arena the IR
    * goes to (NULL: the TU's; names, globals and notices always go there),
    * whether lower_decl records the functions as units instead of lowering

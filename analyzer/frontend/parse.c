@@ -1301,6 +1301,7 @@ static wl_parse_status parse_lower(wl_parser *p, const char *path, const char *c
   free(L.vars);
   free(L.files);
   wl_hmap_free(&L.file_index);
+  wl_hmap_free(&L.seeded);
   for (size_t i = 0; i < L.texts.cap; i++)
     free(L.texts.slots[i].val);
   wl_hmap_free(&L.texts);

@@ -96,4 +96,31 @@ done
 expect_exit 1 -- "$WL" --no-cache --no-cuda-path --color=never "$D/big_main.cu" "$D/big_red.cu"
 sed -i 's/big_main\.cu/main.cu/' "$T/out"
 check "batched"
+# a macro's body is spelled in the header that defines it: a legacy shuffle
+# there is reported in a project header, at the expansion in a system header
+# (-isystem); the shared-memory accesses the macros spell are the main file's
+mkdir -p "$T/m/sys" "$T/m/usr"
+printf '#define SYS_SHFL(v) __shfl((v), 0)\n#define SYS_STORE(s, i, v) ((s)[(i)] = (v))\n' >"$T/m/sys/sysm.h"
+printf '#define USR_SHFL(v) __shfl((v), 0)\n#define USR_STORE(s, i, v) ((s)[(i)] = (v))\n' >"$T/m/usr/usrm.h"
+cat >"$T/m/m.cu" <<'CU'
+#include <sysm.h>
+#include <usrm.h>
+__global__ void k(int *out) {
+  __shared__ int s[64];
+  int lane = threadIdx.x & 31;
+  USR_STORE(s, lane, out[lane]);
+  out[lane] = s[lane ^ 1] + USR_SHFL(lane);
+  SYS_STORE(s, lane + 32, out[lane]);
+  out[lane + 32] = s[(lane ^ 1) + 32] + SYS_SHFL(lane);
+}
+CU
+cd "$T/m" || exit 1
+expect_exit 1 -- "$WL" --no-cache --no-cuda-path --color=never m.cu -- -isystem sys -I usr
+contains "$T/out" "^usr/usrm.h:1:21: warning: legacy warp shuffle" "a project header's macro: reported in the header"
+contains "$T/out" "^m.cu:7:29: note: expanded from macro 'USR_SHFL' here" "a project header's macro: the expansion noted"
+contains "$T/out" "^m.cu:9:41: warning: legacy warp shuffle" "a system header's macro: reported at the expansion"
+contains "$T/out" "^m.cu:9:41: note: in the expansion of macro 'SYS_SHFL' defined in sys/sysm.h:1" "a system header's macro: its definition noted"
+lacks "$T/out" "^sys/" "a system header's macro: nothing reported in the header"
+count_is "$T/out" "missing-syncwarp" 2 "the races of the macros' accesses, in the main file"
+cd "$SRC" || exit 1
 finish header_views
