@@ -117,6 +117,17 @@ python3 -c "import sys; sys.stdout.write('__global__ void k(float *o) { __shared
 expect_exit 0 -- timeout 60 "$WL" --format=json "$T/for200.cu"
 contains "$T/err" "the shared-memory analysis of 'k' stopped at its work budget" "200 nested loops: budget notice"
 contains "$T/out" '"notices"' "200 nested loops: the notice is in JSON"
+# the same nest in a kernel whose code names no __shared__ variable, in a
+# file where another kernel does: nothing there to race on, not analyzed (no
+# notice); with a device function that uses shared memory called in the nest,
+# it is analyzed (the notice stays)
+python3 -c "import sys; sys.stdout.write('__global__ void other(float *o) { __shared__ float s[64]; s[threadIdx.x] = 1; o[0] = s[0]; }\n__global__ void k(float *o) {\n' + ''.join('for (int i%d = 0; i%d < 2; i%d++) {\n' % (i, i, i) for i in range(200)) + 'o[threadIdx.x] = 1;\n' + '}' * 200 + '\n}\n')" >"$T/nest_noshared.cu"
+expect_exit 1 -- timeout 60 "$WL" --no-cache "$T/nest_noshared.cu"
+lacks "$T/err" "analysis of 'k' stopped" "a nest that reaches no shared memory: not analyzed, no budget notice"
+contains "$T/out" "nest_noshared.cu:1:.*missing-syncwarp" "a nest that reaches no shared memory: the other kernel's race"
+sed 's/^__global__ void other(float \*o)/__device__ void other(float *o)/; s/^o\[threadIdx.x\] = 1;$/other(o);/' "$T/nest_noshared.cu" >"$T/nest_call.cu"
+expect_exit 0 -- timeout 60 "$WL" --no-cache "$T/nest_call.cu"
+contains "$T/err" "analysis of 'k' stopped at its work budget" "a nest that calls a function using shared memory: analyzed"
 # the same kernel in a header included as "../inc/deep.cuh", as "deep.cuh"
 # through -I and through a compile database's absolute -I: one notice, at the
 # header's displayed path (not once per spelling of its path)

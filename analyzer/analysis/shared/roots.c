@@ -14,13 +14,60 @@
 /* Entry points                                                             */
 
 /* One walk over every body: the functions some function of the file calls,
- * and whether any __shared__ variable is declared or used. */
+ * whether any __shared__ variable is declared or used, and for each
+ * function whether it may reach shared memory on its own (reaches_shared). */
 typedef struct tu_scan {
   wl_hmap index; /* wl_func* -> its index in tu->funcs + 1 */
   bool *called;
   bool shared;
   const wl_func *cur; /* the function whose body is walked */
+  size_t cur_i;       /* its index */
+  /* the function names a __shared__ variable, or makes a call the
+   * analysis may resolve by other means than its callee (eval_call: a
+   * dependent method, a template argument, a getter of shared memory) */
+  bool *own;
+  wl_vec edges; /* pairs (caller index + 1, callee index + 1) */
+  const wl_tu *tu;
+  wl_hmap conversions; /* name -> (void *)1 a conversion operator of it, 2 none */
 } tu_scan;
+
+/* Whether eval_call may run a function of the file for call e, which names
+ * no callee and no lambda: a method found by name on a dependent object
+ * (dependent_method, shared_memory_getter), a function named by a template
+ * argument (template_function_arg), a conversion operator
+ * (conversion_operator). */
+static bool resolved_otherwise(tu_scan *t, const wl_expr *e) {
+  const wl_expr *ce = e->callee_expr ? wl_expr_strip(e->callee_expr) : NULL;
+  if (ce && ce->kind == WL_E_MEMBER)
+    return true;
+  if (ce && ce->kind == WL_E_REF && !ce->var && ce->name)
+    for (unsigned i = 0; i < t->cur->ntparams; i++)
+      if (t->cur->tparams[i] && strcmp(t->cur->tparams[i], ce->name) == 0)
+        return true;
+  if (e->nargs || !e->name || !*e->name)
+    return false;
+  uintptr_t known = (uintptr_t)wl_hmap_get(&t->conversions, e->name);
+  if (!known) {
+    char key[300];
+    snprintf(key, sizeof key, "@%s@F@operator", e->name);
+    known = 2;
+    for (unsigned i = 0; i < t->tu->nfuncs && known == 2; i++) {
+      const wl_func *f = t->tu->funcs[i];
+      if ((f->flags & WL_F_METHOD) && f->body && f->nparams == 0 && f->usr && strstr(f->usr, key))
+        known = 1;
+    }
+    wl_hmap_put(&t->conversions, wl_xstrdup(e->name), (void *)known, false);
+  }
+  return known == 1;
+}
+
+static void scan_edge(tu_scan *t, const wl_func *to) {
+  uintptr_t i = to ? (uintptr_t)wl_hmap_get(&t->index, to) : 0;
+  if (!i)
+    return;
+  wl_vec_push(&t->edges, (void *)(uintptr_t)(t->cur_i + 1));
+  wl_vec_push(&t->edges, (void *)i);
+}
 
 /* a function that only calls itself (b40c's Iterate<LOAD, VEC + 1>::
  * ExpandByWarp(cta, tile) recursing through its own template) has no caller */
@@ -32,8 +79,19 @@ static bool scan_expr(const wl_expr *e, const wl_stmt *in, void *ud) {
     if (i)
       t->called[i - 1] = true;
   }
+  if (e->kind == WL_E_CALL) {
+    const wl_func *lambda = e->callee ? NULL : sme_lambda_of(e);
+    if (e->callee)
+      scan_edge(t, e->callee);
+    else if (lambda)
+      scan_edge(t, lambda);
+    else if (resolved_otherwise(t, e))
+      t->own[t->cur_i] = true;
+  }
+  if (e->kind == WL_E_LAMBDA && e->lambda)
+    scan_edge(t, e->lambda); /* handed on, it may run anywhere the closure goes */
   if (e->var && (e->var->flags & WL_V_SHARED))
-    t->shared = true;
+    t->shared = t->own[t->cur_i] = true;
   return true;
 }
 
@@ -42,8 +100,43 @@ static bool scan_stmt(const wl_stmt *s, void *ud) {
   if (s->kind == WL_S_DECL)
     for (unsigned i = 0; i < s->nvars; i++)
       if (s->vars[i]->flags & WL_V_SHARED)
-        t->shared = true;
+        t->shared = t->own[t->cur_i] = true;
   return true;
+}
+
+/* Which functions may reach shared memory: their own (tu_scan.own), or a
+ * function they call, at any depth (over the calls backwards, each once). */
+static bool *reaches_shared(const wl_tu *tu, const tu_scan *t) {
+  size_t n = tu->nfuncs, ne = t->edges.n / 2;
+  bool *r = wl_xcalloc(n + 1, sizeof *r);
+  size_t *first = wl_xcalloc(n + 2, sizeof *first), *callers = wl_xcalloc(ne + 1, sizeof *callers);
+  for (size_t k = 0; k < ne; k++)
+    first[(uintptr_t)t->edges.v[2 * k + 1]]++; /* callee index + 1 */
+  for (size_t i = 1; i <= n + 1; i++)
+    first[i] += first[i - 1];
+  for (size_t k = ne; k-- > 0;) {
+    uintptr_t to = (uintptr_t)t->edges.v[2 * k + 1];
+    callers[--first[to]] = (uintptr_t)t->edges.v[2 * k] - 1;
+  }
+  /* callers of function j: callers[first[j + 1] .. first[j + 2]) */
+  size_t *work = wl_xcalloc(n + 1, sizeof *work), nw = 0;
+  for (size_t i = 0; i < n; i++)
+    if (t->own[i]) {
+      r[i] = true;
+      work[nw++] = i;
+    }
+  while (nw) {
+    size_t j = work[--nw];
+    for (size_t k = first[j + 1]; k < first[j + 2]; k++)
+      if (!r[callers[k]]) {
+        r[callers[k]] = true;
+        work[nw++] = callers[k];
+      }
+  }
+  free(work);
+  free(first);
+  free(callers);
+  return r;
 }
 
 /* Whether f has a pointer or reference parameter (smd_param_storage), or,
@@ -436,10 +529,12 @@ wl_smem *wl_smem_build(const wl_tu *tu) {
   sm->main_view = tu->path && tu->main_path &&
                   (tu->path == tu->main_path || strcmp(tu->path, tu->main_path) == 0);
   tu_scan t;
+  memset(&t, 0, sizeof t);
   t.called = wl_xcalloc(tu->nfuncs + 1, sizeof *t.called);
-  t.shared = false;
-  t.cur = NULL;
+  t.own = wl_xcalloc(tu->nfuncs + 1, sizeof *t.own);
+  t.tu = tu;
   wl_hmap_init(&t.index, false);
+  wl_hmap_init(&t.conversions, true);
   for (unsigned i = 0; i < tu->nfuncs; i++)
     wl_hmap_put(&t.index, tu->funcs[i], (void *)(uintptr_t)(i + 1), false);
   for (unsigned i = 0; i < tu->nglobals && !t.shared; i++)
@@ -448,8 +543,10 @@ wl_smem *wl_smem_build(const wl_tu *tu) {
   for (unsigned i = 0; i < tu->nfuncs; i++)
     if (tu->funcs[i]->body) {
       t.cur = tu->funcs[i];
+      t.cur_i = i;
       wl_walk_stmt(tu->funcs[i]->body, &v);
     }
+  bool *may_share = reaches_shared(tu, &t);
   /* a template whose instantiation is called (the call runs the
    * instantiation's body, see lower_link_calls) from code that a real root
    * reaches is not analyzed on its own as well: its code was seen with the
@@ -473,13 +570,24 @@ wl_smem *wl_smem_build(const wl_tu *tu) {
      * parameters, has nothing to race on */
     if (!t.shared && (kernel || !has_storage_param(f, true)))
       continue;
+    /* nor has one whose code, and that of every function it calls, names
+     * no __shared__ variable (lyra2's hash kernels beside the one that uses
+     * shared memory: a sixth of the file's run) */
+    if (!may_share[i] && (kernel || !has_storage_param(f, true)))
+      continue;
     if (kernel || (device && !t.called[i]))
       analyze_root(sm, tu, f);
     else if (device && f->pattern_usr && !seen[i] && has_storage_param(f, false))
       analyze_root(sm, tu, f); /* an instantiation no real root reaches */
   }
   free(seen);
+  free(may_share);
+  for (size_t i = 0; i < t.conversions.cap; i++)
+    free((void *)t.conversions.slots[i].key);
+  wl_hmap_free(&t.conversions);
   wl_hmap_free(&t.index);
   free(t.called);
+  free(t.own);
+  wl_vec_free(&t.edges);
   return sm;
 }
