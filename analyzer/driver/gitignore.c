@@ -9,9 +9,15 @@
  * bounded) that answers one question at a time over a socket; the parent
  * waits for each answer at most WL_GITIGNORE_TIMEOUT_S seconds. When the
  * child stops answering, it is killed and the rest of the run searches
- * directories without .gitignore, with a warning saying why. */
+ * directories without .gitignore, with a warning saying why.
+ *
+ * libgit2 is loaded (dlopen, by the name the build linked against:
+ * WL_LIBGIT2_SONAME) in that child only: a run that searches no directory
+ * does not pay for loading it and the libraries it needs (3-4 ms, a twentieth
+ * of a small file's run). */
 #include "gitignore.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <git2.h>
 #include <poll.h>
@@ -49,6 +55,38 @@
 #define WL_UNDER_ASAN 0
 #endif
 
+/* The functions of libgit2 used here, loaded in the child (git_load). */
+typedef struct git_api {
+  int (*init)(void);
+  int (*shutdown)(void);
+  int (*open_ext)(git_repository **, const char *, unsigned int, const char *);
+  int (*is_bare)(const git_repository *);
+  void (*free_repo)(git_repository *);
+  const git_error *(*error_last)(void);
+  int (*is_ignored)(int *, git_repository *, const char *);
+} git_api;
+
+static git_api git;
+
+/* Loads libgit2; NULL, or why it could not be loaded. */
+static const char *git_load(void) {
+  void *h = dlopen(WL_LIBGIT2_SONAME, RTLD_NOW | RTLD_LOCAL);
+  if (!h)
+    return dlerror();
+  /* (a function pointer from dlsym: POSIX's way, through a data pointer) */
+  *(void **)&git.init = dlsym(h, "git_libgit2_init");
+  *(void **)&git.shutdown = dlsym(h, "git_libgit2_shutdown");
+  *(void **)&git.open_ext = dlsym(h, "git_repository_open_ext");
+  *(void **)&git.is_bare = dlsym(h, "git_repository_is_bare");
+  *(void **)&git.free_repo = dlsym(h, "git_repository_free");
+  *(void **)&git.error_last = dlsym(h, "git_error_last");
+  *(void **)&git.is_ignored = dlsym(h, "git_ignore_path_is_ignored");
+  if (!git.init || !git.shutdown || !git.open_ext || !git.is_bare || !git.free_repo ||
+      !git.error_last || !git.is_ignored)
+    return "a function of " WL_LIBGIT2_SONAME " is missing";
+  return NULL;
+}
+
 typedef struct repo_entry {
   char *root;           /* canonical work tree */
   git_repository *repo; /* NULL: it could not be opened */
@@ -72,7 +110,7 @@ static void oracle_free(oracle *g) {
   for (size_t i = 0; i < g->repos.n; i++) {
     repo_entry *e = g->repos.v[i];
     if (e->repo)
-      git_repository_free(e->repo);
+      git.free_repo(e->repo);
     free(e->root);
     free(e);
   }
@@ -95,9 +133,9 @@ static repo_entry *repo_of(oracle *g, const char *dir, char **note) {
       found->root = wl_xstrdup(root);
       /* the work tree itself, not a search upward: the same root as the
        * configuration lookup and --fix */
-      if (git_repository_open_ext(&found->repo, root, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) != 0) {
+      if (git.open_ext(&found->repo, root, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) != 0) {
         found->repo = NULL;
-        const git_error *e = git_error_last();
+        const git_error *e = git.error_last();
         if (note) {
           wl_buf b;
           wl_buf_init(&b);
@@ -105,8 +143,8 @@ static repo_entry *repo_of(oracle *g, const char *dir, char **note) {
                         e && e->message ? e->message : "not a git repository");
           *note = wl_buf_detach(&b);
         }
-      } else if (git_repository_is_bare(found->repo)) {
-        git_repository_free(found->repo);
+      } else if (git.is_bare(found->repo)) {
+        git.free_repo(found->repo);
         found->repo = NULL;
       }
       wl_vec_push(&g->repos, found);
@@ -134,7 +172,7 @@ static bool oracle_ignored(oracle *g, const char *canonical, char **note) {
   char *rel = wl_relative_path(canonical, e->root);
   int ignored = 0;
   bool hit = rel[0] != '/' && strcmp(rel, ".") != 0 &&
-             git_ignore_path_is_ignored(&ignored, e->repo, rel) == 0 && ignored;
+             git.is_ignored(&ignored, e->repo, rel) == 0 && ignored;
   free(rel);
   return hit;
 }
@@ -209,13 +247,23 @@ static bool read_str(int fd, char **out, const struct timespec *deadline) {
 }
 
 /* The child: answers "is this canonical path ignored?" until the parent
- * closes its end. An answer is one byte (0 or 1) and a note (maybe empty). */
+ * closes its end. An answer is one byte (0 or 1) and a note (maybe empty);
+ * when libgit2 cannot be loaded, the first answer is 2 and the reason. */
 static void serve(int fd) {
   if (!WL_UNDER_ASAN) {
     struct rlimit rl = {WL_GITIGNORE_AS_LIMIT, WL_GITIGNORE_AS_LIMIT};
     setrlimit(RLIMIT_AS, &rl);
   }
-  git_libgit2_init();
+  const char *unloaded = git_load();
+  if (unloaded) {
+    char *path = NULL;
+    unsigned char no = 2;
+    if (read_str(fd, &path, NULL) && path)
+      (void)(write_all(fd, &no, 1) && write_str(fd, unloaded));
+    free(path);
+    return;
+  }
+  git.init();
   oracle g = {0};
   for (;;) {
     char *path = NULL;
@@ -230,7 +278,7 @@ static void serve(int fd) {
       break;
   }
   oracle_free(&g);
-  git_libgit2_shutdown();
+  git.shutdown();
 }
 
 wl_gitignore *wl_gitignore_new(void) {
@@ -308,6 +356,13 @@ bool wl_gitignore_ignored(wl_gitignore *g, const char *canonical, char **note) {
   char *said = NULL;
   if (!write_str(g->fd, canonical) || !read_all(g->fd, &hit, 1, &deadline) ||
       !read_str(g->fd, &said, &deadline) || hit > 1) {
+    if (hit == 2 && said) { /* libgit2 could not be loaded */
+      char why[320];
+      snprintf(why, sizeof why, "libgit2: %s", said);
+      free(said);
+      give_up(g, why);
+      return false;
+    }
     free(said);
     char why[160];
     snprintf(why, sizeof why, "no answer within %d s for %s", WL_GITIGNORE_TIMEOUT_S, canonical);

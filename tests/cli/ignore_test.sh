@@ -114,4 +114,16 @@ if command -v mkfifo >/dev/null 2>&1; then
   contains "$T/err" "no answer within" "FIFO included by .git/config: a warning"
 fi
 
+# libgit2 is loaded only in the child that reads .gitignore: a run that
+# searches no directory does not load it (nor the libraries it needs)
+L="$T/load"
+mkdir -p "$L"
+git init -q "$L"
+legacy "$L/a.cu"
+LD_DEBUG=files "$WL" --no-cache "$L/a.cu" >"$T/out" 2>"$T/err"
+lacks "$T/err" "file=libgit2" "a file named: libgit2 not loaded"
+LD_DEBUG=files "$WL" --no-cache "$L" >"$T/out" 2>"$T/err"
+contains "$T/err" "file=libgit2.*dynamically loaded" "a directory searched: libgit2 loaded to read .gitignore"
+contains "$T/out" "a.cu" "a directory searched: the file analyzed"
+
 finish "ignore tests"
