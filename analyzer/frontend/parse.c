@@ -44,6 +44,9 @@ struct wl_parser {
    * (see lower_ctx.system_names). Names and values are owned. */
   wl_hmap system_names;
   uint64_t sys_args;
+  /* the precompiled headers whose companion list of macro headers
+   * (WL_PCH_COMPANION_SYS) went into system_names (char*, owned) */
+  wl_vec sys_pchs;
   /* The precompiled headers with the standard headers this parser loaded
    * (char*, owned) and what each holds (wl_pch_std*; NULL: unreadable). */
   wl_vec std_pch, std_maps;
@@ -126,6 +129,34 @@ static void system_names_clear(wl_parser *p) {
     free((void *)p->system_names.slots[i].key);
   wl_hmap_free(&p->system_names);
   wl_hmap_init(&p->system_names, true);
+  for (size_t i = 0; i < p->sys_pchs.n; i++)
+    free(p->sys_pchs.v[i]);
+  wl_vec_free(&p->sys_pchs);
+}
+
+/* The system flags the build of `pch` saw for the headers that define
+ * macros (its companion file), into system_names, once per parser and
+ * arguments: a header the unit meets only as the spelling of a macro's body
+ * in another macro (cudpp's CUDA_SAFE_CALL spells <stdio.h>'s stderr)
+ * would otherwise be looked up among all the header's source locations. */
+static void system_names_of_pch(wl_parser *p, wl_pch_cache *c, const char *pch) {
+  if (!c || !pch)
+    return;
+  for (size_t i = 0; i < p->sys_pchs.n; i++)
+    if (strcmp(p->sys_pchs.v[i], pch) == 0)
+      return;
+  wl_vec_push(&p->sys_pchs, wl_xstrdup(pch));
+  size_t len = 0;
+  char *t = wl_pch_companion_read(c, pch, WL_PCH_COMPANION_SYS, &len);
+  for (char *l = t, *nl; l && l < t + len && (nl = memchr(l, '\n', (size_t)(t + len - l)));
+       l = nl + 1) {
+    *nl = '\0';
+    if ((l[0] == 'S' || l[0] == 'U') && l[1] == ' ' && l[2] &&
+        !wl_hmap_get(&p->system_names, l + 2))
+      wl_hmap_put(&p->system_names, wl_xstrdup(l + 2), (void *)(uintptr_t)(l[0] == 'S' ? 1 : 2),
+                  false);
+  }
+  free(t);
 }
 
 void wl_parser_free(wl_parser *p) {
@@ -1239,6 +1270,7 @@ static wl_parse_status parse_lower(wl_parser *p, const char *path, const char *c
     system_names_clear(p);
     p->sys_args = args_hash;
   }
+  system_names_of_pch(p, opts->pch, pch);
   L.system_names = &p->system_names;
   wl_hmap_init(&L.names, true);
   wl_hmap_init(&L.texts, false);

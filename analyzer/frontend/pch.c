@@ -193,12 +193,39 @@ static void dep_line(CXFile file, CXSourceLocation *stack, unsigned depth, CXCli
   clang_disposeString(s);
 }
 
+/* The headers that define a macro, each once, with whether it is a system
+ * header: "S path" or "U path" (the companion file WL_PCH_COMPANION_SYS). */
+typedef struct sys_scan {
+  wl_hmap seen; /* CXFile -> itself */
+  wl_buf *out;
+} sys_scan;
+
+static enum CXChildVisitResult sys_line(CXCursor c, CXCursor parent, CXClientData data) {
+  (void)parent;
+  if (clang_getCursorKind(c) != CXCursor_MacroDefinition)
+    return CXChildVisit_Continue;
+  sys_scan *s = data;
+  CXSourceLocation at = clang_getCursorLocation(c);
+  CXFile f = NULL;
+  clang_getSpellingLocation(at, &f, NULL, NULL, NULL);
+  if (!f || wl_hmap_get(&s->seen, f))
+    return CXChildVisit_Continue;
+  wl_hmap_put(&s->seen, f, f, false);
+  CXString n = clang_getFileName(f);
+  const char *name = clang_getCString(n);
+  if (name && *name && !strchr(name, '\n'))
+    wl_buf_printf(s->out, "%c %s\n", clang_Location_isInSystemHeader(at) ? 'S' : 'U', name);
+  clang_disposeString(n);
+  return CXChildVisit_Continue;
+}
+
 /* Parses `header` with the arguments and saves it to `out`; true when the
  * file is complete. deps (when not NULL) gets the files it read, one
- * dep_line each, and *deps_ok whether all of them could be listed. */
+ * dep_line each, and *deps_ok whether all of them could be listed; sys
+ * (when not NULL) the headers that define macros (sys_line). */
 static bool build(CXIndex index, const char *header, const char *const *args, int nargs,
                   struct CXUnsavedFile *uf, unsigned nuf, unsigned how, const char *out,
-                  wl_buf *deps, bool *deps_ok) {
+                  wl_buf *deps, bool *deps_ok, wl_buf *sys) {
   CXTranslationUnit tu = NULL;
   time_t start = time(NULL);
   /* a complete unit, not CXTranslationUnit_Incomplete: the headers' pending
@@ -256,6 +283,12 @@ static bool build(CXIndex index, const char *header, const char *const *args, in
     if (!dl.bad && dl.text.len)
       wl_buf_add(deps, dl.text.data, dl.text.len);
     wl_buf_free(&dl.text);
+  }
+  if (ok && sys) {
+    sys_scan sc = {{0}, sys};
+    wl_hmap_init(&sc.seen, false);
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), sys_line, &sc);
+    wl_hmap_free(&sc.seen);
   }
   clang_disposeTranslationUnit(tu);
   ok = ok && rename(wl_buf_str(&tmp), out) == 0;
@@ -611,15 +644,17 @@ static char *shared_file(wl_pch_cache *c, const char *key, CXIndex index, const 
       bool wrote = kf && fputs(key, kf) >= 0;
       if (kf && fclose(kf) != 0)
         wrote = false;
-      wl_buf deps;
+      wl_buf deps, sys;
       wl_buf_init(&deps);
+      wl_buf_init(&sys);
       bool deps_ok = false;
       uint64_t ident = 0;
       if (wrote && c->store && store_fetch(c, key, h, pch, &ident, &deps)) {
         result = wl_xstrdup(pch);
         *reused = true;
         deps_ok = true;
-      } else if (wrote && build(index, header, args, nargs, uf, nuf, how, pch, &deps, &deps_ok)) {
+      } else if (wrote && build(index, header, args, nargs, uf, nuf, how, pch, &deps, &deps_ok,
+                                c->store ? &sys : NULL)) {
         result = wl_xstrdup(pch);
         *built = true;
         if (c->store && deps_ok) {
@@ -642,7 +677,10 @@ static char *shared_file(wl_pch_cache *c, const char *key, CXIndex index, const 
         snprintf(hex, sizeof hex, "%016llx", (unsigned long long)ident);
         if (!write_text(identfile, hex))
           unlink(identfile);
+        else if (sys.len) /* kept beside the entry built here */
+          wl_pch_companion_write(c, result, WL_PCH_COMPANION_SYS, sys.data, sys.len);
       }
+      wl_buf_free(&sys);
     }
     free(seen);
     flock(fd, LOCK_UN);

@@ -40,10 +40,14 @@ void wl_pch_cache_free(wl_pch_cache *c);
 const char *wl_pch_get(wl_pch_cache *c, CXIndex index, const char *header, const char *const *args,
                        int nargs, struct CXUnsavedFile *uf, unsigned nuf, unsigned how);
 
-/* Files kept beside a stored precompiled header, computed from it by a
+/* Files kept beside a stored precompiled header: computed from it by a
  * process that loaded it (pch_std.h: what its standard-header section
- * holds). The name of the only one. */
+ * holds), or by the process that built it (the headers that define macros,
+ * one line each, "S path" for a system header, "U path" for another: a
+ * header the unit meets only as the spelling of a macro's body is then not
+ * looked up among all the header's source locations, lower.c). */
 #define WL_PCH_COMPANION_STD "std"
+#define WL_PCH_COMPANION_SYS "sys"
 
 /* The companion file `name` of the precompiled header `pch` (a path
  * wl_pch_get gave), malloc'ed, when the store has one computed from the

@@ -85,6 +85,35 @@ while [ "$i" -le 34 ]; do "$WL" --no-cache -q $FILES -- -DWL_PCH_TEST=$i >/dev/n
 [ "$(entries)" -ge 30 ] && ok || fail "the store keeps only $(entries) entries of 34 runs"
 [ -z "$(find "$C/pch" -name '*.tmp')" ] && ok || fail "temporary entries left in the store"
 
+# the headers that define macros, with their system flags, are kept beside
+# an entry its builder made (companion "sys", first line the build's
+# ident): a header met only as the spelling of a macro's body in another
+# macro (stderr in CHECK) is not looked up among all the source locations of
+# the precompiled header; the findings are those without the list
+rm -rf "$C"
+mkdir -p "$T/sys"
+printf '#include <stdio.h>\n#define CHECK(x) do { if (!(x)) fprintf(stderr, "bad %%d\\n", EOF); } while (0)\n' >"$T/sys/chk.h"
+cat >"$T/sys/k.cu" <<'CU'
+#include <stdio.h>
+#include "chk.h"
+__global__ void k(int *o) {
+  __shared__ int s[64];
+  int lane = threadIdx.x & 31;
+  CHECK(o != NULL);
+  s[lane] = o[lane];
+  o[lane] = s[lane ^ 1] + __shfl(lane, 0);
+}
+CU
+"$WL" --no-cache --format=json "$T/sys/k.cu" >"$T/sys1.json" 2>/dev/null
+SYS=$(find "$C/pch" -name sys -type f | head -1)
+[ -n "$SYS" ] && ok || fail "no entry keeps the list of macro headers (sys)"
+grep -q '^S .*/stdio\.h$' "$SYS" 2>/dev/null && ok || fail "the list does not name stdio.h a system header"
+head -1 "$SYS" 2>/dev/null | grep -q '^[0-9a-f]\{16\}$' && ok || fail "the list does not start with its build's ident"
+rm -f "$SYS"
+"$WL" --no-cache --format=json "$T/sys/k.cu" >"$T/sys2.json" 2>/dev/null
+same "$T/sys1.json" "$T/sys2.json" "the findings with and without the list of macro headers"
+grep -q '"missing-syncwarp"' "$T/sys1.json" && ok || fail "the race of k is not reported"
+
 # --no-pch: the store is neither read nor written
 rm -rf "$C"
 "$WL" --no-pch --no-cache -q $FILES >/dev/null 2>&1
