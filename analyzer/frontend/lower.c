@@ -35,6 +35,11 @@ const char *lower_intern(lower_ctx *L, const char *s) {
   return r;
 }
 
+void lower_note_system(wl_hmap *names, const char *name, bool system) {
+  if (!wl_hmap_get(names, name))
+    wl_hmap_put(names, wl_xstrdup(name), (void *)(uintptr_t)(system ? 1 : 2), false);
+}
+
 /* The entry of file f: found by its pointer (a hash map), else by
  * clang_File_isEqual (once per pointer), else added. in_f is a location whose
  * expansion lies in f, or a null location: whether f is a system header is
@@ -75,8 +80,7 @@ static file_name *file_info_at(lower_ctx *L, CXFile f, CXSourceLocation in_f) {
       fn->system =
           clang_Location_isInSystemHeader(no_loc ? clang_getLocationForOffset(L->ctu, f, 0) : in_f);
       if (L->system_names)
-        wl_hmap_put(L->system_names, wl_xstrdup(fn->name), (void *)(uintptr_t)(fn->system ? 1 : 2),
-                    false);
+        lower_note_system(L->system_names, fn->name, fn->system);
     }
   }
   fn->has_code = false;
@@ -1987,9 +1991,8 @@ static void seed_system_name(lower_ctx *L, CXCursor expansion) {
   wl_hmap_put(&L->seeded, df, df, false);
   CXString s = clang_getFileName(df);
   const char *name = clang_getCString(s);
-  if (name && *name && !wl_hmap_get(L->system_names, name))
-    wl_hmap_put(L->system_names, wl_xstrdup(name),
-                (void *)(uintptr_t)(clang_Location_isInSystemHeader(at) ? 1 : 2), false);
+  if (name && *name)
+    lower_note_system(L->system_names, name, clang_Location_isInSystemHeader(at) != 0);
   clang_disposeString(s);
 }
 

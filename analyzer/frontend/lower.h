@@ -68,7 +68,11 @@ typedef struct lower_ctx {
    * precompiled header without a location in it costs clang a load of all
    * that header's source-location entries. Names are strdup'ed. */
   wl_hmap *system_names;
-  wl_hmap seeded; /* CXFile -> itself: headers whose macros seeded system_names */
+  /* CXFile -> itself: headers whose macros seeded system_names
+   * (seed_system_name: for a precompiled header that has no list of its
+   * macro headers, WL_PCH_COMPANION_SYS, as one of an earlier warplint or
+   * a run without a store) */
+  wl_hmap seeded;
   /* Lowering in batches (parse.c, wl_parse_opts.on_batch): the arena the IR
    * goes to (NULL: the TU's; names, globals and notices always go there),
    * whether lower_decl records the functions as units instead of lowering
@@ -114,6 +118,10 @@ static inline wl_arena *A(lower_ctx *L) { return L->cur ? L->cur : &L->tu->arena
 
 /* lower.c */
 char *lower_take(lower_ctx *L, CXString s);
+/* Records whether header `name` is a system header in a table of
+ * lower_ctx.system_names, unless it already holds the name (first answer
+ * kept; the name is copied). */
+void lower_note_system(wl_hmap *names, const char *name, bool system);
 wl_loc lower_expansion_loc(lower_ctx *L, CXSourceLocation sl);
 enum CXChildVisitResult lower_macro_visitor(CXCursor c, CXCursor parent, CXClientData d);
 void lower_decls(lower_ctx *L, CXCursor parent, unsigned tmpl);

@@ -151,10 +151,8 @@ static void system_names_of_pch(wl_parser *p, wl_pch_cache *c, const char *pch) 
   for (char *l = t, *nl; l && l < t + len && (nl = memchr(l, '\n', (size_t)(t + len - l)));
        l = nl + 1) {
     *nl = '\0';
-    if ((l[0] == 'S' || l[0] == 'U') && l[1] == ' ' && l[2] &&
-        !wl_hmap_get(&p->system_names, l + 2))
-      wl_hmap_put(&p->system_names, wl_xstrdup(l + 2), (void *)(uintptr_t)(l[0] == 'S' ? 1 : 2),
-                  false);
+    if ((l[0] == 'S' || l[0] == 'U') && l[1] == ' ' && l[2])
+      lower_note_system(&p->system_names, l + 2, l[0] == 'S');
   }
   free(t);
 }

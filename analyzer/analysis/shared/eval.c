@@ -996,13 +996,13 @@ static const val *cg_call(ctx *c, const wl_expr *e) {
 }
 
 /* SharedMemory<T>() in a template: the struct's conversion operator, found by USR */
-static const wl_func *conversion_operator(const ctx *c, const wl_expr *e) {
+const wl_func *sme_conversion_operator(const wl_tu *tu, const wl_expr *e) {
   if (e->callee || e->nargs || !e->name || !*e->name)
     return NULL;
   char key[300];
   snprintf(key, sizeof key, "@%s@F@operator", e->name);
-  for (unsigned i = 0; i < c->tu->nfuncs; i++) {
-    const wl_func *f = c->tu->funcs[i];
+  for (unsigned i = 0; i < tu->nfuncs; i++) {
+    const wl_func *f = tu->funcs[i];
     if ((f->flags & WL_F_METHOD) && f->body && f->nparams == 0 && f->usr && strstr(f->usr, key))
       return f;
   }
@@ -1364,7 +1364,7 @@ static const val *eval_call(ctx *c, state *st, const wl_expr *e) {
   const wl_func *getter = shared_memory_getter(c, e);
   if (getter)
     return inline_call(c, st, e, getter, 0);
-  const wl_func *conv = conversion_operator(c, e);
+  const wl_func *conv = sme_conversion_operator(c->tu, e);
   if (conv)
     return inline_call(c, st, e, conv, 0);
   const wl_func *lambda = sme_lambda_of(e);

@@ -391,6 +391,8 @@ bool sme_is_builtin_obj(const wl_expr *b, const char *name);
 addr sme_eval_addr(ctx *c, state *st, const wl_expr *e);
 const val *sme_compare(ctx *c, int op, const val *a, const val *b);
 const wl_func *sme_lambda_of(const wl_expr *e);
+/* The conversion operator a nullary call with no callee names (by USR), or NULL. */
+const wl_func *sme_conversion_operator(const wl_tu *tu, const wl_expr *e);
 const val *sme_eval(ctx *c, state *st, const wl_expr *e);
 /* `a == b` on dependent types: the built-in operator, whatever overload
  * lowering linked the call to (eval.c) */

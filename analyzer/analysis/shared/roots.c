@@ -28,14 +28,14 @@ typedef struct tu_scan {
   bool *own;
   wl_vec edges; /* pairs (caller index + 1, callee index + 1) */
   const wl_tu *tu;
-  wl_hmap conversions; /* name -> (void *)1 a conversion operator of it, 2 none */
+  wl_hmap conversions; /* name -> (void *)1 sme_conversion_operator finds one, 2 not */
 } tu_scan;
 
 /* Whether eval_call may run a function of the file for call e, which names
  * no callee and no lambda: a method found by name on a dependent object
  * (dependent_method, shared_memory_getter), a function named by a template
  * argument (template_function_arg), a conversion operator
- * (conversion_operator). */
+ * (sme_conversion_operator). */
 static bool resolved_otherwise(tu_scan *t, const wl_expr *e) {
   const wl_expr *ce = e->callee_expr ? wl_expr_strip(e->callee_expr) : NULL;
   if (ce && ce->kind == WL_E_MEMBER)
@@ -48,14 +48,7 @@ static bool resolved_otherwise(tu_scan *t, const wl_expr *e) {
     return false;
   uintptr_t known = (uintptr_t)wl_hmap_get(&t->conversions, e->name);
   if (!known) {
-    char key[300];
-    snprintf(key, sizeof key, "@%s@F@operator", e->name);
-    known = 2;
-    for (unsigned i = 0; i < t->tu->nfuncs && known == 2; i++) {
-      const wl_func *f = t->tu->funcs[i];
-      if ((f->flags & WL_F_METHOD) && f->body && f->nparams == 0 && f->usr && strstr(f->usr, key))
-        known = 1;
-    }
+    known = sme_conversion_operator(t->tu, e) ? 1 : 2;
     wl_hmap_put(&t->conversions, wl_xstrdup(e->name), (void *)known, false);
   }
   return known == 1;
